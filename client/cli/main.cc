@@ -1,0 +1,77 @@
+// atoll: the command-line client of atoll-server.
+//
+//   atoll version [--server=HOST:PORT]
+//   atoll health  --server=HOST:PORT [--timeout=2s]
+//
+// Every failure prints one line to stderr and exits non-zero.
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/time/time.h"
+#include "atoll/client/connection.h"
+#include "atoll/version.h"
+
+ABSL_FLAG(std::string, server, "",
+          "atoll-server address HOST:PORT (default: none)");
+ABSL_FLAG(absl::Duration, timeout, absl::Seconds(2),
+          "how long to wait for the server");
+
+namespace {
+
+constexpr char kUsage[] =
+    "usage: atoll <command> [flags]\n"
+    "commands:\n"
+    "  version   print client and engine versions (and the server's with "
+    "--server)\n"
+    "  health    exit 0 only when --server reports SERVING\n";
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "atoll: %s\n", message.c_str());
+  return 1;
+}
+
+int RunVersion() {
+  std::printf("atoll %s (engine %s)\n", ATOLL_CLIENT_VERSION,
+              atl::EngineVersion());
+  const std::string server = absl::GetFlag(FLAGS_server);
+  if (server.empty()) return 0;
+  auto info = atl::client::GetServerInfo(server, absl::GetFlag(FLAGS_timeout));
+  if (!info.ok()) return Fail(std::string(info.status().message()));
+  std::printf("atoll-server %s (engine %s) at %s, up %.1f s\n",
+              info->server_version().c_str(), info->engine_version().c_str(),
+              server.c_str(), info->uptime_ms() / 1000.0);
+  return 0;
+}
+
+int RunHealth() {
+  const std::string server = absl::GetFlag(FLAGS_server);
+  if (server.empty()) return Fail("health needs --server=HOST:PORT");
+  auto status =
+      atl::client::CheckHealth(server, "", absl::GetFlag(FLAGS_timeout));
+  if (!status.ok()) return Fail(std::string(status.status().message()));
+  std::printf("%s %s\n", server.c_str(),
+              atl::client::HealthStatusName(*status));
+  return *status == atl::client::HealthStatus::kServing ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(kUsage);
+  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
+  if (positional.size() < 2) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  const std::string command = positional[1];
+  if (command == "version") return RunVersion();
+  if (command == "health") return RunHealth();
+  std::fprintf(stderr, "atoll: unknown command '%s'\n%s", command.c_str(),
+               kUsage);
+  return 2;
+}

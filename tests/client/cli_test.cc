@@ -1,0 +1,86 @@
+// Integration: the real atoll-server binary, called through the client
+// library and through the real `atoll` binary.
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <gtest/gtest.h>
+
+#include "atoll/client/connection.h"
+#include "support/server_process.h"
+
+namespace atl::client {
+namespace {
+
+using ::atl::testing::BinaryPath;
+using ::atl::testing::RunCommand;
+using ::atl::testing::ServerProcess;
+
+TEST(CliTest, ClientLibrarySeesRealServerServing) {
+  auto server = ServerProcess::Start();
+  ASSERT_TRUE(server.ok()) << server.status();
+  auto health = CheckHealth((*server)->address(), "", absl::Seconds(5));
+  ASSERT_TRUE(health.ok()) << health.status();
+  EXPECT_EQ(*health, HealthStatus::kServing);
+}
+
+TEST(CliTest, HealthCommandExitsZeroOnlyWhenServing) {
+  auto server = ServerProcess::Start();
+  ASSERT_TRUE(server.ok()) << server.status();
+  std::string output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "health",
+                        "--server=" + (*server)->address()},
+                       &output),
+            0)
+      << output;
+  EXPECT_NE(output.find("SERVING"), std::string::npos) << output;
+
+  const std::string address = (*server)->address();
+  (*server)->StopWith(SIGKILL);
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "health", "--server=" + address,
+                        "--timeout=500ms"},
+                       &output),
+            1);
+  // One clear line naming the address.
+  EXPECT_NE(output.find(address), std::string::npos) << output;
+  EXPECT_EQ(output.find('\n'), output.size() - 1) << output;
+}
+
+TEST(CliTest, VersionCommandReportsServerVersion) {
+  auto server = ServerProcess::Start();
+  ASSERT_TRUE(server.ok()) << server.status();
+  std::string output;
+  ASSERT_EQ(RunCommand({BinaryPath("atoll"), "version",
+                        "--server=" + (*server)->address()},
+                       &output),
+            0)
+      << output;
+  EXPECT_NE(output.find("atoll-server " ATOLL_CLIENT_VERSION), std::string::npos)
+      << output;
+}
+
+TEST(CliTest, UnknownCommandAndMissingServerFail) {
+  std::string output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "frobnicate"}, &output), 2);
+  EXPECT_NE(output.find("unknown command"), std::string::npos) << output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "health"}, &output), 1);
+  EXPECT_NE(output.find("--server"), std::string::npos) << output;
+}
+
+TEST(CliTest, ServerExitsCleanlyOnSigterm) {
+  auto server = ServerProcess::Start();
+  ASSERT_TRUE(server.ok()) << server.status();
+  const int status = (*server)->StopWith(SIGTERM);
+  EXPECT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_NE((*server)->Output().find("shutting down"), std::string::npos);
+}
+
+TEST(CliTest, ServerRefusesBadListenFlag) {
+  std::string output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll-server"), "--listen=nonsense"}, &output), 1);
+  EXPECT_NE(output.find("HOST:PORT"), std::string::npos) << output;
+}
+
+}  // namespace
+}  // namespace atl::client

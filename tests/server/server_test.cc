@@ -1,0 +1,56 @@
+#include "atoll/server/server.h"
+
+#include <gtest/gtest.h>
+
+#include "atoll/client/connection.h"
+#include "atoll/version.h"
+
+namespace atl::server {
+namespace {
+
+TEST(ServerTest, ServesHealthAndInfoOnAFreePort) {
+  auto server = Server::Create({.listen = "127.0.0.1:0"});
+  ASSERT_TRUE(server.ok()) << server.status();
+  const std::string& address = (*server)->address();
+  EXPECT_NE(address, "127.0.0.1:0");
+
+  auto health = client::CheckHealth(address, "", absl::Seconds(5));
+  ASSERT_TRUE(health.ok()) << health.status();
+  EXPECT_EQ(*health, client::HealthStatus::kServing);
+
+  auto info = client::GetServerInfo(address, absl::Seconds(5));
+  ASSERT_TRUE(info.ok()) << info.status();
+  EXPECT_EQ(info->engine_version(), EngineVersion());
+  EXPECT_GE(info->uptime_ms(), 0);
+}
+
+TEST(ServerTest, ReportsNotServingAfterShutdownBegins) {
+  auto server = Server::Create({.listen = "127.0.0.1:0"});
+  ASSERT_TRUE(server.ok()) << server.status();
+  const std::string address = (*server)->address();
+  (*server)->Shutdown(absl::ZeroDuration());
+  (*server)->Wait();
+  auto health = client::CheckHealth(address, "", absl::Milliseconds(500));
+  EXPECT_FALSE(health.ok() && *health == client::HealthStatus::kServing);
+}
+
+TEST(ServerTest, RejectsMalformedListenAddress) {
+  for (const char* bad : {"localhost", ":123", "127.0.0.1:", "127.0.0.1:99999",
+                          "127.0.0.1:http"}) {
+    auto server = Server::Create({.listen = bad});
+    ASSERT_FALSE(server.ok()) << bad;
+    EXPECT_EQ(server.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_NE(server.status().message().find("listen"), std::string::npos);
+  }
+}
+
+TEST(ServerTest, RejectsAnAddressAlreadyInUse) {
+  auto first = Server::Create({.listen = "127.0.0.1:0"});
+  ASSERT_TRUE(first.ok()) << first.status();
+  auto second = Server::Create({.listen = (*first)->address()});
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kUnavailable);
+}
+
+}  // namespace
+}  // namespace atl::server
