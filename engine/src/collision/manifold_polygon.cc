@@ -24,8 +24,11 @@ constexpr float kClipLossTolerance = 0.01f * kLinearSlop;
 int32_t Next(int32_t i, int32_t count) { return i + 1 < count ? i + 1 : 0; }
 
 // The face of p1 along which p2 lies farthest out, and that separation:
-// max over faces i of min over vertices j of n_i . (v2_j - v1_i).
-float FindMaxSeparation(const Polygon& p1, const Polygon& p2, int32_t* edge) {
+// max over faces i of min over vertices j of n_i . (v2_j - v1_i). Stops at
+// the first face that separates by more than `limit`: the caller then
+// drops the pair, and any such face proves it.
+float FindMaxSeparation(const Polygon& p1, const Polygon& p2, float limit,
+                        int32_t* edge) {
   int32_t best_edge = 0;
   float best = -1.0e30f;
   for (int32_t i = 0; i < p1.count; ++i) {
@@ -38,6 +41,7 @@ float FindMaxSeparation(const Polygon& p1, const Polygon& p2, int32_t* edge) {
       best = s;
       best_edge = i;
     }
+    if (best > limit) break;
   }
   *edge = best_edge;
   return best;
@@ -104,16 +108,15 @@ LocalManifold CollideSeparatedCores(const Polygon& a, const Polygon& b) {
 
 }  // namespace
 
-LocalManifold CollidePolygonsLocal(const Polygon& a, const Polygon& b) {
-  int32_t edge_a = 0;
-  int32_t edge_b = 0;
-  const float separation_a = FindMaxSeparation(a, b, &edge_a);
-  const float separation_b = FindMaxSeparation(b, a, &edge_b);
+// The rest of CollidePolygonsLocal once A's faces have been tested (and did
+// not separate the pair by more than the margin).
+LocalManifold FinishPolygons(const Polygon& a, const Polygon& b,
+                             int32_t edge_a, float separation_a) {
   const float radius = a.radius + b.radius;
-  if (separation_a > kSpeculativeDistance + radius ||
-      separation_b > kSpeculativeDistance + radius) {
-    return {};
-  }
+  const float limit = kSpeculativeDistance + radius;
+  int32_t edge_b = 0;
+  const float separation_b = FindMaxSeparation(b, a, limit, &edge_b);
+  if (separation_b > limit) return {};
 
   const bool flip = separation_b > separation_a + kReferenceFaceTolerance;
   const Polygon& ref = flip ? b : a;
@@ -163,17 +166,41 @@ LocalManifold CollidePolygonsLocal(const Polygon& a, const Polygon& b) {
                                   /*vertex_fallback=*/true);
 }
 
+LocalManifold CollidePolygonsLocal(const Polygon& a, const Polygon& b) {
+  const float limit = kSpeculativeDistance + a.radius + b.radius;
+  int32_t edge_a = 0;
+  const float separation_a = FindMaxSeparation(a, b, limit, &edge_a);
+  if (separation_a > limit) return {};
+  return FinishPolygons(a, b, edge_a, separation_a);
+}
+
 }  // namespace internal
 
 namespace {
 
-// B's polygon in A's frame, then the shared routine.
+// B's polygon in A's frame, then the shared routine. A's faces only need
+// B's vertices, so B's normals are moved only when that first test does not
+// already separate the pair: most broad-phase pairs end here.
 Manifold CollidePolygonsInAFrame(const Polygon& a, const Transform& xf_a,
                                  const Polygon& b, const Transform& xf_b) {
   const Transform xf = InvMulTransforms(xf_a, xf_b);
-  const Polygon local_b = internal::TransformPolygon(xf, b);
-  return internal::ToWorldManifold(internal::CollidePolygonsLocal(a, local_b),
-                                   xf_a, xf_b);
+  Polygon local_b;
+  local_b.count = b.count;
+  local_b.radius = b.radius;
+  for (int32_t i = 0; i < b.count; ++i) {
+    local_b.vertices[i] = TransformPoint(xf, b.vertices[i]);
+  }
+  const float limit = kSpeculativeDistance + a.radius + b.radius;
+  int32_t edge_a = 0;
+  const float separation_a =
+      internal::FindMaxSeparation(a, local_b, limit, &edge_a);
+  if (separation_a > limit) return {};
+  for (int32_t i = 0; i < b.count; ++i) {
+    local_b.normals[i] = RotateVector(xf.q, b.normals[i]);
+  }
+  local_b.centroid = TransformPoint(xf, b.centroid);
+  return internal::ToWorldManifold(
+      internal::FinishPolygons(a, local_b, edge_a, separation_a), xf_a, xf_b);
 }
 
 }  // namespace
