@@ -78,9 +78,12 @@ enum class ShapeType : uint8_t {
   kPolygon = 3,
   kChainSegment = 4,
 };
+/// Number of ShapeType values (the size of each narrow-phase table axis).
 inline constexpr int kShapeTypeCount = 5;
 
 /// Any one shape, tagged by type. Read only the member named by `type`.
+/// Each constructor stores one shape and sets the tag; the default is a
+/// zero-radius circle (invalid until filled in).
 struct ShapeGeometry {
   ShapeGeometry() : type(ShapeType::kCircle), circle() {}
   explicit ShapeGeometry(const Circle& c) : type(ShapeType::kCircle), circle(c) {}

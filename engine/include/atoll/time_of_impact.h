@@ -36,6 +36,7 @@ struct TOIInput {
   float max_fraction = 1.0f;
 };
 
+/// How a time-of-impact query ended.
 enum class TOIState : uint8_t {
   kUnknown = 0,
   kFailed,      ///< iteration limit reached; `fraction` is still safe
@@ -44,6 +45,7 @@ enum class TOIState : uint8_t {
   kSeparated,   ///< no contact up to max_fraction
 };
 
+/// Result of TimeOfImpact: the state and the fraction of the sweep.
 struct TOIOutput {
   TOIState state = TOIState::kUnknown;
   float fraction = 0.0f;

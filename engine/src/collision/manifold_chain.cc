@@ -89,6 +89,14 @@ LocalManifold ChainSegmentAndPolygonLocal(const ChainSegment& chain,
   const ChainFrame f = MakeChainFrame(chain);
   if (Dot(b.centroid - f.v1, f.n) < 0.0f) return {};
 
+  // Cheap rejection before GJK: the whole polygon is farther than the
+  // margin in front of the segment's line.
+  float line_separation = Dot(f.n, b.vertices[0] - f.v1);
+  for (int32_t j = 1; j < b.count; ++j) {
+    line_separation = Min(line_separation, Dot(f.n, b.vertices[j] - f.v1));
+  }
+  if (line_separation > kSpeculativeDistance + b.radius) return {};
+
   const Polygon segment = internal::MakeSegmentPolygon(f.v1, f.v2, 0.0f);
 
   // The closest features between the segment and the polygon's core.
@@ -142,10 +150,7 @@ LocalManifold ChainSegmentAndPolygonLocal(const ChainSegment& chain,
 
   // Overlapping cores: SAT restricted to the normals this segment may
   // report. The segment's own face is always one of them.
-  float segment_separation = Dot(f.n, b.vertices[0] - f.v1);
-  for (int32_t j = 1; j < b.count; ++j) {
-    segment_separation = Min(segment_separation, Dot(f.n, b.vertices[j] - f.v1));
-  }
+  const float segment_separation = line_separation;
   int32_t best_face = -1;
   float best_separation = -1.0e30f;
   for (int32_t k = 0; k < b.count; ++k) {

@@ -63,8 +63,11 @@ int32_t EdgeBetween(const Polygon& p, int32_t i, int32_t j, Vec2 direction) {
 
 // Exact closest features of separated cores by GJK: a vertex pair gives one
 // point along the vertex-vertex direction; a vertex against a face clips
-// against that face.
-LocalManifold CollideSeparatedCores(const Polygon& a, const Polygon& b) {
+// against that face. Returns false (leaving *out alone) if GJK finds the
+// cores touching after all, which only rounding can cause; the caller then
+// keeps its SAT answer.
+bool CollideSeparatedCores(const Polygon& a, const Polygon& b,
+                           LocalManifold* out) {
   DistanceInput query;
   for (int32_t i = 0; i < a.count; ++i) query.proxy_a.points[i] = a.vertices[i];
   query.proxy_a.count = a.count;
@@ -72,41 +75,35 @@ LocalManifold CollideSeparatedCores(const Polygon& a, const Polygon& b) {
   query.proxy_b.count = b.count;
   SimplexCache cache;
   const DistanceOutput d = ShapeDistance(query, &cache);
-  if (cache.count == 1 && d.distance > 0.0f) {
-    return VertexContact(d.point_a, d.point_b, d.distance, a.radius, b.radius,
-                         MakeFeatureId(FeatureType::kVertex, cache.index_a[0],
-                                       FeatureType::kVertex, cache.index_b[0]));
-  }
-  if (cache.count == 2 && d.distance > 0.0f) {
+  if (d.distance <= 0.0f) return false;
+  if (cache.count == 2) {
     if (cache.index_a[0] != cache.index_a[1]) {
       const int32_t edge =
           EdgeBetween(a, cache.index_a[0], cache.index_a[1], d.normal);
       if (edge >= 0) {
-        return ClipAgainstReferenceFace(a, edge, b,
+        *out = ClipAgainstReferenceFace(a, edge, b,
                                         FindIncidentEdge(a.normals[edge], b),
                                         false, /*vertex_fallback=*/true);
+        return true;
       }
     } else {
       const int32_t edge =
           EdgeBetween(b, cache.index_b[0], cache.index_b[1], -d.normal);
       if (edge >= 0) {
-        return ClipAgainstReferenceFace(b, edge, a,
+        *out = ClipAgainstReferenceFace(b, edge, a,
                                         FindIncidentEdge(b.normals[edge], a),
                                         true, /*vertex_fallback=*/true);
+        return true;
       }
     }
   }
-  // Touching cores (distance 0) or a degenerate simplex: the witness
-  // points still give the best direction available.
-  if (d.distance > 0.0f) {
-    return VertexContact(d.point_a, d.point_b, d.distance, a.radius, b.radius,
-                         MakeFeatureId(FeatureType::kVertex, cache.index_a[0],
-                                       FeatureType::kVertex, cache.index_b[0]));
-  }
-  return {};
+  // A vertex pair (or a simplex that names no single face): the witness
+  // points give the direction.
+  *out = VertexContact(d.point_a, d.point_b, d.distance, a.radius, b.radius,
+                       MakeFeatureId(FeatureType::kVertex, cache.index_a[0],
+                                     FeatureType::kVertex, cache.index_b[0]));
+  return true;
 }
-
-}  // namespace
 
 // The rest of CollidePolygonsLocal once A's faces have been tested (and did
 // not separate the pair by more than the margin).
@@ -144,8 +141,10 @@ LocalManifold FinishPolygons(const Polygon& a, const Polygon& b,
     const bool inc_at_vertex = sd.fraction2 == 0.0f || sd.fraction2 == 1.0f;
     const bool parallel =
         Dot(ref.normals[ref_edge], inc.normals[inc_edge]) < -kParallelCosine;
-    if (ref_at_vertex && inc_at_vertex && !parallel) {
-      return CollideSeparatedCores(a, b);
+    LocalManifold exact;
+    if (ref_at_vertex && inc_at_vertex && !parallel &&
+        CollideSeparatedCores(a, b, &exact)) {
+      return exact;
     }
     // The incident vertex that realizes the separation must survive
     // clipping; if it was clipped away (it lies beside the reference face),
@@ -157,14 +156,17 @@ LocalManifold FinishPolygons(const Polygon& a, const Polygon& b,
     for (int32_t i = 0; i < m.count; ++i) {
       min_separation = Min(min_separation, m.separations[i]);
     }
-    if (min_separation > ref_separation - radius + kClipLossTolerance) {
-      return CollideSeparatedCores(a, b);
+    if (min_separation > ref_separation - radius + kClipLossTolerance &&
+        CollideSeparatedCores(a, b, &exact)) {
+      return exact;
     }
     return m;
   }
   return ClipAgainstReferenceFace(ref, ref_edge, inc, inc_edge, flip,
                                   /*vertex_fallback=*/true);
 }
+
+}  // namespace
 
 LocalManifold CollidePolygonsLocal(const Polygon& a, const Polygon& b) {
   const float limit = kSpeculativeDistance + a.radius + b.radius;

@@ -127,8 +127,15 @@ TEST(ShapeValidationTest, CircleCapsuleSegmentErrorsNameTheField) {
   ExpectInvalid(ValidateSegment({{0, 0}, {0, 0}}), "segment: points");
   ExpectInvalid(ValidateSegment({{0, 0}, {NAN, 0}}), "segment: point2");
 
+  ExpectInvalid(ValidateCapsule({{0, 0}, {NAN, 0}, 1.0f}), "capsule: center2");
+
   ChainSegment chain{{-1, 0}, {{0, 0}, {1, 0}}, {2, 0}};
   EXPECT_TRUE(ValidateChainSegment(chain).ok());
+  ExpectInvalid(ValidateChainSegment({{-1, 0}, {{0, 0}, {0, 0}}, {2, 0}}),
+                "chain segment: points are closer");
+  chain.ghost1 = {0, 3.0e4f};
+  ExpectInvalid(ValidateChainSegment(chain), "ghost1");
+  chain.ghost1 = {-1, 0};
   chain.ghost2 = {NAN, 0};
   ExpectInvalid(ValidateChainSegment(chain), "ghost2");
 

@@ -168,6 +168,18 @@ TEST(HullTest, ValidateHullRejectsClockwiseAndStarShapedHulls) {
   Hull short_count;
   short_count.count = 2;
   EXPECT_THAT(ValidateHull(short_count).message(), HasSubstr("count 2"));
+
+  Hull duplicate;
+  duplicate.count = 4;
+  duplicate.points[0] = {0, 0};
+  duplicate.points[1] = {1, 0};
+  duplicate.points[2] = {1, 0.001f};
+  duplicate.points[3] = {0, 1};
+  EXPECT_THAT(ValidateHull(duplicate).message(), HasSubstr("edge 1 is shorter"));
+
+  Hull bad_point = clockwise;
+  bad_point.points[1] = {INFINITY, 0};
+  EXPECT_THAT(ValidateHull(bad_point).message(), HasSubstr("point 1"));
 }
 
 }  // namespace
