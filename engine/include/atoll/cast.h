@@ -56,7 +56,9 @@ struct ShapeCastPairInput {
 /// with the contact point on A and the normal from A to B, by conservative
 /// advancement along the GJK normal. Shapes that already touch report a hit
 /// at fraction 0 (normal zero if the cores overlap). No hit when B moves
-/// away or does not reach A within max_fraction.
+/// away, does not reach A within max_fraction, or the advancement has not
+/// converged after 30 steps (only for extreme grazing motions; the shapes
+/// are then still apart at the last fraction reached).
 CastOutput ShapeCast(const ShapeCastPairInput& input);
 
 }  // namespace atl
