@@ -148,14 +148,17 @@ inline Vec2 GetLengthAndNormalize(float* length, Vec2 v) {
 // Rot
 
 /// The rotation by `angle` radians, from the engine's deterministic
-/// sine/cosine approximation (never libm). The result is normalized; its
-/// maximum error is documented in docs/determinism.md and checked in tests.
+/// sine/cosine approximation (never libm). The result is normalized; each
+/// component is within 2.0e-7 of the exact cosine/sine for |angle| <= 1e5
+/// (docs/determinism.md, checked in tests). A non-finite angle or one with
+/// |angle| > 1e5 returns the identity rotation.
 Rot MakeRot(float angle);
 
 /// The angle of `q` in (-pi, pi], from the engine's deterministic Atan2.
 float GetAngle(Rot q);
 
-/// Deterministic atan2(y, x) in [-pi, pi]; atan2(0, 0) is 0.
+/// Deterministic atan2(y, x) in [-pi, pi], within 3.5e-7 rad of the exact
+/// value. atan2(0, 0) is 0; y == -0 with x < 0 gives +pi; NaN in, NaN out.
 float Atan2(float y, float x);
 
 inline bool IsValid(Rot q) {
