@@ -1,0 +1,487 @@
+#include "broad_phase/batch_bvh.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "atoll/assert.h"
+
+namespace atl {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+// Running bounds of a group of items: their boxes' union and the bounds of
+// their doubled centers (lower + upper, which orders like the center and
+// saves a multiply per item).
+struct GroupBounds {
+  float lx = kInf, ly = kInf, ux = -kInf, uy = -kInf;
+  float clx = kInf, cly = kInf, cux = -kInf, cuy = -kInf;
+
+  void Add(const AABB& b) {
+    lx = Min(lx, b.lower.x);
+    ly = Min(ly, b.lower.y);
+    ux = Max(ux, b.upper.x);
+    uy = Max(uy, b.upper.y);
+    const float cx = b.lower.x + b.upper.x;
+    const float cy = b.lower.y + b.upper.y;
+    clx = Min(clx, cx);
+    cly = Min(cly, cy);
+    cux = Max(cux, cx);
+    cuy = Max(cuy, cy);
+  }
+  AABB box() const { return {{lx, ly}, {ux, uy}}; }
+  Vec2 center_min() const { return {clx, cly}; }
+  Vec2 center_max() const { return {cux, cuy}; }
+};
+
+}  // namespace
+
+void BatchBvh::Invalidate(int32_t id) {
+  index_valid_ = false;
+  if ((flags_[id] & kStaticFlag) != 0) statics_valid_ = false;
+}
+
+void BatchBvh::OnCreate(int32_t id) { Invalidate(id); }
+void BatchBvh::OnDestroy(int32_t id) { Invalidate(id); }
+void BatchBvh::OnMove(int32_t id) { Invalidate(id); }
+
+void BatchBvh::OnRefit(int32_t id) {
+  const bool is_static = (flags_[id] & kStaticFlag) != 0;
+  if (is_static && split_static_) {
+    // The static tree outlives index rebuilds, so it is refit even when the
+    // moving part of the index is stale.
+    if (statics_valid_) {
+      RefitTree(&statics_, id);
+    }
+    return;
+  }
+  if (index_valid_) RefitTree(&main_, id);
+}
+
+bool BatchBvh::WantStaticTree() const {
+  // Dissertation §3.7.1: two trees cost some pruning (their roots overlap
+  // freely), which only pays off once statics are a sizable share.
+  return static_count() > 0 &&
+         static_cast<int64_t>(static_count()) * 8 > proxy_count();
+}
+
+void BatchBvh::Gather(int which, Tree* tree) {
+  const int32_t count = which == 1   ? static_count()
+                        : which == 0 ? proxy_count() - static_count()
+                                     : proxy_count();
+  tree->items.resize(static_cast<size_t>(count));
+  ProxyItem* out = tree->items.data();
+  const uint32_t* flags = flags_.data();
+  const int32_t capacity = id_capacity();
+  int32_t k = 0;
+  for (int32_t id = 0; id < capacity; ++id) {
+    const uint32_t f = flags[id];
+    if ((f & kLiveFlag) == 0) continue;
+    if (which >= 0 && ((f & kStaticFlag) != 0) != (which == 1)) continue;
+    ProxyItem& item = out[k++];
+    item.box = aabbs_[id];
+    item.id = id;
+    item.body = bodies_[id];
+    item.flags = f & (kStaticFlag | kCustomFilterFlag);
+    item.aux = 0;
+  }
+  ATOLL_ASSERT(k == count);
+}
+
+template <bool kCollide>
+void BatchBvh::Build(Tree* tree) {
+  tree->links_ready = false;
+  const int32_t n = static_cast<int32_t>(tree->items.size());
+  if (n == 0) return;
+  // Inner nodes are indexed by their split position, which lies in [1, n).
+  tree->nodes.resize(static_cast<size_t>(n));
+  GroupBounds all;
+  for (const ProxyItem& item : tree->items) all.Add(item.box);
+  tree->root_box = all.box();
+  tree->root = BuildNode<kCollide>(tree, 0, n, all.center_min(),
+                                   all.center_max(), 0, 0, 0);
+}
+
+template <bool kCollide>
+uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end,
+                             Vec2 cmin, Vec2 cmax, int32_t cand_begin,
+                             int32_t cand_end, int32_t depth) {
+  ProxyItem* items = tree->items.data();
+  const int32_t count = end - begin;
+  if (count <= kMaxLeafSize) {
+    if constexpr (kCollide) {
+      for (int32_t i = begin; i < end; ++i) {
+        for (int32_t j = i + 1; j < end; ++j) {
+          const ProxyItem& x = items[i];
+          const ProxyItem& y = items[j];
+          if (Overlaps(x.box, y.box) &&
+              AcceptPair(x.id, x.body, x.flags, y.id, y.body, y.flags)) {
+            keys_.push_back(PairKey(x.id, y.id));
+          }
+        }
+      }
+      const ProxyItem* cand = cand_.data();
+      for (int32_t c = cand_begin; c < cand_end; ++c) {
+        const ProxyItem& x = cand[c];
+        for (int32_t i = begin; i < end; ++i) {
+          const ProxyItem& y = items[i];
+          if (Overlaps(x.box, y.box) &&
+              AcceptPair(x.id, x.body, x.flags, y.id, y.body, y.flags)) {
+            keys_.push_back(PairKey(x.id, y.id));
+          }
+        }
+      }
+    }
+    return LeafCode(begin, count);
+  }
+
+  // Barycenter split on the axis where the centers spread most.
+  const bool x_axis = cmax.x - cmin.x >= cmax.y - cmin.y;
+  const float lo = x_axis ? cmin.x : cmin.y;
+  const float hi = x_axis ? cmax.x : cmax.y;
+  GroupBounds left;
+  GroupBounds right;
+  int32_t mid = begin;
+  if (depth >= kMedianDepth) {
+    mid = begin + count / 2;
+    // Ties broken by id so the arrangement is a function of the input only.
+    std::nth_element(items + begin, items + mid, items + end,
+                     [x_axis](const ProxyItem& a, const ProxyItem& b) {
+                       const float ca = x_axis ? a.box.lower.x + a.box.upper.x
+                                               : a.box.lower.y + a.box.upper.y;
+                       const float cb = x_axis ? b.box.lower.x + b.box.upper.x
+                                               : b.box.lower.y + b.box.upper.y;
+                       return ca < cb || (ca == cb && a.id < b.id);
+                     });
+    for (int32_t i = begin; i < mid; ++i) left.Add(items[i].box);
+    for (int32_t i = mid; i < end; ++i) right.Add(items[i].box);
+  } else if (lo < hi) {
+    const float split = 0.5f * lo + 0.5f * hi;
+    // Two-sided partition: left-goers from the front, right-goers from the
+    // back, one swap per misplaced pair; each item's bounds are added once.
+    int32_t i = begin;
+    int32_t j = end;
+    for (;;) {
+      while (i < j) {
+        const AABB& b = items[i].box;
+        const float c = x_axis ? b.lower.x + b.upper.x : b.lower.y + b.upper.y;
+        if (!(c < split)) break;
+        left.Add(b);
+        ++i;
+      }
+      while (i < j) {
+        const AABB& b = items[j - 1].box;
+        const float c = x_axis ? b.lower.x + b.upper.x : b.lower.y + b.upper.y;
+        if (c < split) break;
+        right.Add(b);
+        --j;
+      }
+      if (i >= j) break;
+      --j;
+      std::swap(items[i], items[j]);
+      left.Add(items[i].box);
+      right.Add(items[j].box);
+      ++i;
+    }
+    mid = i;
+  }
+  if (mid == begin || mid == end) {
+    // All centers coincide (or rounding put them on one side): any halving
+    // is as good as another.
+    mid = begin + count / 2;
+    left = GroupBounds();
+    right = GroupBounds();
+    for (int32_t i = begin; i < mid; ++i) left.Add(items[i].box);
+    for (int32_t i = mid; i < end; ++i) right.Add(items[i].box);
+  }
+  const AABB left_box = left.box();
+  const AABB right_box = right.box();
+  {
+    Node& node = tree->nodes[mid];
+    node.box[0] = left_box;
+    node.box[1] = right_box;
+  }
+
+  uint32_t left_code;
+  uint32_t right_code;
+  if constexpr (kCollide) {
+    // Query-All3: only one child's items are tested against the other
+    // child's bounds, so each cross pair is found from one side only. Test
+    // the smaller side; nothing crosses when the children do not touch.
+    const int32_t left_count = mid - begin;
+    const int32_t right_count = end - mid;
+    const bool touch = Overlaps(left_box, right_box);
+    const bool left_to_right = touch && left_count <= right_count;
+    const bool right_to_left = touch && !left_to_right;
+    const int32_t inherited = cand_end - cand_begin;
+
+    // Candidate sets are stacked above the parent's in cand_; indices, not
+    // pointers, because the buffer may grow.
+    auto reserve = [this](size_t needed) {
+      if (cand_.size() < needed) cand_.resize(std::max(needed, 2 * cand_.size()));
+    };
+    reserve(static_cast<size_t>(cand_end) + inherited +
+            (right_to_left ? right_count : 0));
+    ProxyItem* cand = cand_.data();
+    int32_t top = cand_end;
+    for (int32_t c = cand_begin; c < cand_end; ++c) {
+      if (Overlaps(cand[c].box, left_box)) cand[top++] = cand[c];
+    }
+    if (right_to_left) {
+      for (int32_t i = mid; i < end; ++i) {
+        if (Overlaps(items[i].box, left_box)) cand[top++] = items[i];
+      }
+    }
+    left_code = BuildNode<true>(tree, begin, mid, left.center_min(),
+                                left.center_max(), cand_end, top, depth + 1);
+
+    reserve(static_cast<size_t>(cand_end) + inherited +
+            (left_to_right ? left_count : 0));
+    cand = cand_.data();
+    top = cand_end;
+    for (int32_t c = cand_begin; c < cand_end; ++c) {
+      if (Overlaps(cand[c].box, right_box)) cand[top++] = cand[c];
+    }
+    if (left_to_right) {
+      for (int32_t i = begin; i < mid; ++i) {
+        if (Overlaps(items[i].box, right_box)) cand[top++] = items[i];
+      }
+    }
+    right_code = BuildNode<true>(tree, mid, end, right.center_min(),
+                                 right.center_max(), cand_end, top, depth + 1);
+  } else {
+    left_code = BuildNode<false>(tree, begin, mid, left.center_min(),
+                                 left.center_max(), 0, 0, depth + 1);
+    right_code = BuildNode<false>(tree, mid, end, right.center_min(),
+                                  right.center_max(), 0, 0, depth + 1);
+  }
+  Node& node = tree->nodes[mid];
+  node.child[0] = left_code;
+  node.child[1] = right_code;
+  return static_cast<uint32_t>(mid);
+}
+
+void BatchBvh::QueryAll2(const Tree& tree, uint32_t code, ProxyItem* q,
+                         int32_t count) {
+  if (IsLeaf(code)) {
+    const ProxyItem* leaf = tree.items.data() + LeafBegin(code);
+    const int32_t leaf_count = LeafCount(code);
+    for (int32_t s = 0; s < leaf_count; ++s) {
+      const ProxyItem& y = leaf[s];
+      for (int32_t i = 0; i < count; ++i) {
+        const ProxyItem& x = q[i];
+        if (Overlaps(x.box, y.box) &&
+            AcceptPair(x.id, x.body, x.flags, y.id, y.body, y.flags)) {
+          keys_.push_back(PairKey(x.id, y.id));
+        }
+      }
+    }
+    return;
+  }
+  const Node& node = tree.nodes[code];
+  for (int slot = 0; slot < 2; ++slot) {
+    // In place: the queries touching this child move to the front.
+    const AABB box = node.box[slot];
+    int32_t k = 0;
+    for (int32_t i = 0; i < count; ++i) {
+      if (Overlaps(q[i].box, box)) {
+        if (i != k) std::swap(q[i], q[k]);
+        ++k;
+      }
+    }
+    if (k > 0) QueryAll2(tree, node.child[slot], q, k);
+  }
+}
+
+void BatchBvh::ComputePairs(std::vector<ProxyPair>* pairs) {
+  keys_.clear();
+  const bool split = WantStaticTree();
+  if (split) {
+    if (!statics_valid_ || !split_static_) {
+      Gather(1, &statics_);
+      Build<false>(&statics_);
+      statics_valid_ = true;
+    }
+    Gather(0, &main_);
+    Build<true>(&main_);
+    if (!statics_.empty() && !main_.empty()) {
+      // The moving proxies (now in spatial order from the build) against
+      // the persistent static tree; a copy, since Query-All2 reorders.
+      query_items_.clear();
+      for (const ProxyItem& item : main_.items) {
+        if (Overlaps(item.box, statics_.root_box)) query_items_.push_back(item);
+      }
+      if (!query_items_.empty()) {
+        QueryAll2(statics_, statics_.root, query_items_.data(),
+                  static_cast<int32_t>(query_items_.size()));
+      }
+    }
+  } else {
+    Gather(-1, &main_);
+    Build<true>(&main_);
+    statics_valid_ = false;
+    statics_.items.clear();
+  }
+  split_static_ = split;
+  index_valid_ = true;
+  sorter_.Sort(keys_, id_capacity(), pairs);
+}
+
+void BatchBvh::EnsureIndex() {
+  if (index_valid_) return;
+  const bool split = WantStaticTree();
+  if (split) {
+    if (!statics_valid_ || !split_static_) {
+      Gather(1, &statics_);
+      Build<false>(&statics_);
+      statics_valid_ = true;
+    }
+    Gather(0, &main_);
+  } else {
+    Gather(-1, &main_);
+    statics_valid_ = false;
+    statics_.items.clear();
+  }
+  Build<false>(&main_);
+  split_static_ = split;
+  index_valid_ = true;
+}
+
+void BatchBvh::CollectTree(const Tree& tree, const AABB& aabb,
+                           std::vector<int32_t>* ids) {
+  if (tree.empty() || !Overlaps(tree.root_box, aabb)) return;
+  stack_.clear();
+  stack_.push_back(tree.root);
+  while (!stack_.empty()) {
+    const uint32_t code = stack_.back();
+    stack_.pop_back();
+    if (IsLeaf(code)) {
+      const ProxyItem* leaf = tree.items.data() + LeafBegin(code);
+      for (int32_t k = 0; k < LeafCount(code); ++k) {
+        if (Overlaps(leaf[k].box, aabb)) ids->push_back(leaf[k].id);
+      }
+      continue;
+    }
+    const Node& node = tree.nodes[code];
+    if (Overlaps(node.box[1], aabb)) stack_.push_back(node.child[1]);
+    if (Overlaps(node.box[0], aabb)) stack_.push_back(node.child[0]);
+  }
+}
+
+void BatchBvh::CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) {
+  EnsureIndex();
+  CollectTree(main_, aabb, ids);
+  if (split_static_) CollectTree(statics_, aabb, ids);
+}
+
+void BatchBvh::RayTree(const Tree& tree, RayVisitor* visitor) {
+  float t = 0.0f;
+  if (tree.empty() || !RayEntersAabb(visitor->input(), tree.root_box, &t)) {
+    return;
+  }
+  stack_.clear();
+  stack_.push_back(tree.root);
+  while (!stack_.empty()) {
+    const uint32_t code = stack_.back();
+    stack_.pop_back();
+    if (IsLeaf(code)) {
+      const ProxyItem* leaf = tree.items.data() + LeafBegin(code);
+      for (int32_t k = 0; k < LeafCount(code); ++k) visitor->Visit(leaf[k].id);
+      continue;
+    }
+    const Node& node = tree.nodes[code];
+    float t0 = 0.0f;
+    float t1 = 0.0f;
+    const bool hit0 = RayEntersAabb(visitor->input(), node.box[0], &t0) &&
+                      t0 <= visitor->Limit();
+    const bool hit1 = RayEntersAabb(visitor->input(), node.box[1], &t1) &&
+                      t1 <= visitor->Limit();
+    // Nearer child on top of the stack: an early close hit prunes more.
+    if (hit0 && hit1) {
+      if (t0 <= t1) {
+        stack_.push_back(node.child[1]);
+        stack_.push_back(node.child[0]);
+      } else {
+        stack_.push_back(node.child[0]);
+        stack_.push_back(node.child[1]);
+      }
+    } else if (hit0) {
+      stack_.push_back(node.child[0]);
+    } else if (hit1) {
+      stack_.push_back(node.child[1]);
+    }
+  }
+}
+
+void BatchBvh::TraverseRay(RayVisitor* visitor) {
+  EnsureIndex();
+  RayTree(main_, visitor);
+  if (split_static_) RayTree(statics_, visitor);
+}
+
+void BatchBvh::BuildLinks(Tree* tree) {
+  const int32_t n = static_cast<int32_t>(tree->items.size());
+  tree->item_up.assign(static_cast<size_t>(n), -1);
+  tree->node_up.assign(static_cast<size_t>(n), -1);
+  tree->item_pos.assign(static_cast<size_t>(id_capacity()), -1);
+  for (int32_t pos = 0; pos < n; ++pos) tree->item_pos[tree->items[pos].id] = pos;
+  if (n > 0 && !IsLeaf(tree->root)) {
+    stack_.clear();
+    stack_.push_back(tree->root);
+    while (!stack_.empty()) {
+      const uint32_t m = stack_.back();
+      stack_.pop_back();
+      for (int slot = 0; slot < 2; ++slot) {
+        const uint32_t code = tree->nodes[m].child[slot];
+        const int32_t up = static_cast<int32_t>(m << 1) | slot;
+        if (IsLeaf(code)) {
+          for (int32_t k = 0; k < LeafCount(code); ++k) {
+            tree->item_up[LeafBegin(code) + k] = up;
+          }
+        } else {
+          tree->node_up[code] = up;
+          stack_.push_back(code);
+        }
+      }
+    }
+  }
+  tree->links_ready = true;
+}
+
+void BatchBvh::RefitTree(Tree* tree, int32_t id) {
+  if (!tree->links_ready) BuildLinks(tree);
+  ATOLL_ASSERT(id < static_cast<int32_t>(tree->item_pos.size()));
+  const int32_t pos = tree->item_pos[id];
+  ATOLL_ASSERT(pos >= 0);
+  tree->items[pos].box = aabbs_[id];
+  int32_t up = tree->item_up[pos];
+  if (up < 0) {
+    // The root is a single leaf.
+    GroupBounds leaf;
+    for (const ProxyItem& item : tree->items) leaf.Add(item.box);
+    tree->root_box = leaf.box();
+    return;
+  }
+  // The leaf's box, then each ancestor's, recomputed exactly (they may
+  // shrink as well as grow); the tree's shape is left alone (§6.3).
+  int32_t node = up >> 1;
+  const uint32_t code = tree->nodes[node].child[up & 1];
+  GroupBounds leaf;
+  for (int32_t k = 0; k < LeafCount(code); ++k) {
+    leaf.Add(tree->items[LeafBegin(code) + k].box);
+  }
+  tree->nodes[node].box[up & 1] = leaf.box();
+  for (;;) {
+    const AABB box = Union(tree->nodes[node].box[0], tree->nodes[node].box[1]);
+    up = tree->node_up[node];
+    if (up < 0) {
+      tree->root_box = box;
+      return;
+    }
+    node = up >> 1;
+    tree->nodes[node].box[up & 1] = box;
+  }
+}
+
+}  // namespace atl

@@ -1,0 +1,144 @@
+// Atoll — batch BVH broad phase (the default strategy).
+//
+// Every step the hierarchy is rebuilt from scratch, top-down, splitting each
+// node's proxies at the midpoint of their centers' bounds on the wider axis
+// ("barycenter split"). Boxes are never enlarged, so the tree is tight and
+// the pair list minimal. Pair detection is fused into the build
+// (dissertation 000, §3.5-3.6, "Query-All3"): each node carries a candidate
+// set of outside proxies that may touch its subtree; after a split, the
+// proxies of one child that touch the other child's bounds join the other
+// child's candidates. A pair is therefore found exactly once, at the leaf of
+// one of its proxies, and the whole step reads the proxies a logarithmic
+// number of times in streaming order.
+//
+// Static proxies: when they exceed 1/8 of all proxies they are kept in a
+// second tree that is only rebuilt when a static proxy changes; the moving
+// proxies are then tested against it with Query-All2 (§3.7.1).
+//
+// Single operations (create, move, destroy) only mark the index stale
+// (§3.7.2); a query on a stale index rebuilds it. Refit() instead updates
+// one proxy's box and its ancestors' bounds in place (§6.3).
+//
+// Node layout. An inner node covering items [begin, end) split at m is
+// stored at index m, and a leaf is named by its item range; both are pure
+// functions of the split decisions, so two subtrees can be built
+// concurrently (a later issue) without coordinating node allocation, and
+// each writes its pairs to its own buffer: the final canonical sort makes
+// the concatenation order irrelevant.
+
+#ifndef ATOLL_BROAD_PHASE_BATCH_BVH_H_
+#define ATOLL_BROAD_PHASE_BATCH_BVH_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "broad_phase/broad_phase.h"
+#include "broad_phase/pair_sort.h"
+#include "broad_phase/proxy_item.h"
+
+namespace atl {
+
+/// The batch BVH broad phase (see file comment).
+class BatchBvh final : public BroadPhase {
+ public:
+  /// An empty broad phase.
+  BatchBvh() : BroadPhase(BroadPhaseType::kBatchBvh) {}
+
+  /// True when the last index build kept static proxies in their own tree.
+  bool uses_static_tree() const { return split_static_; }
+
+ private:
+  // A child reference: an inner node index, or kLeafBit | begin << kCountBits
+  // | (count - 1) for a leaf of `count` consecutive items.
+  static constexpr uint32_t kLeafBit = 0x80000000u;
+  static constexpr int kCountBits = 3;
+  static constexpr int32_t kMaxLeafSize = 4;
+  // Below this depth splits are barycentric; deeper (only in pathological
+  // layouts, e.g. exponentially spaced proxies) they halve the items, which
+  // bounds the recursion depth by kMedianDepth + log2(n).
+  static constexpr int32_t kMedianDepth = 48;
+  static_assert(kMaxLeafSize <= (1 << kCountBits), "leaf count must fit");
+
+  // Both children's boxes live in the parent, so a traversal decides on both
+  // from one record.
+  struct Node {
+    AABB box[2];
+    uint32_t child[2];
+  };
+  static_assert(sizeof(Node) == 40, "Node layout");
+
+  // One hierarchy over a set of items.
+  struct Tree {
+    std::vector<ProxyItem> items;
+    std::vector<Node> nodes;  // indexed by split position
+    uint32_t root = 0;
+    AABB root_box;
+    bool empty() const { return items.empty(); }
+    // Refit support, built on the first Refit after a build: per item
+    // position and per inner node, the parent as (node << 1 | slot), -1 for
+    // the root.
+    bool links_ready = false;
+    std::vector<int32_t> item_up;
+    std::vector<int32_t> node_up;
+    std::vector<int32_t> item_pos;  // by proxy id; -1 when not in this tree
+  };
+
+  static bool IsLeaf(uint32_t code) { return (code & kLeafBit) != 0; }
+  static int32_t LeafBegin(uint32_t code) {
+    return static_cast<int32_t>((code & ~kLeafBit) >> kCountBits);
+  }
+  static int32_t LeafCount(uint32_t code) {
+    return static_cast<int32_t>(code & ((1u << kCountBits) - 1)) + 1;
+  }
+  static uint32_t LeafCode(int32_t begin, int32_t count) {
+    return kLeafBit | (static_cast<uint32_t>(begin) << kCountBits) |
+           static_cast<uint32_t>(count - 1);
+  }
+
+  void OnCreate(int32_t id) override;
+  void OnDestroy(int32_t id) override;
+  void OnMove(int32_t id) override;
+  void OnRefit(int32_t id) override;
+  void ComputePairs(std::vector<ProxyPair>* pairs) override;
+  void CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) override;
+  void TraverseRay(RayVisitor* visitor) override;
+
+  void Invalidate(int32_t id);
+  bool WantStaticTree() const;
+  // Copies the live proxies' records into tree->items; `which` selects
+  // static (1), non-static (0) or all (-1) proxies.
+  void Gather(int which, Tree* tree);
+  // Builds `tree` over its items; with kCollide also reports every
+  // accepted overlapping pair of its items into keys_.
+  template <bool kCollide>
+  void Build(Tree* tree);
+  template <bool kCollide>
+  uint32_t BuildNode(Tree* tree, int32_t begin, int32_t end, Vec2 cmin,
+                     Vec2 cmax, int32_t cand_begin, int32_t cand_end,
+                     int32_t depth);
+  // Query-All2: items q[0, count) against the subtree `code` of `tree`.
+  void QueryAll2(const Tree& tree, uint32_t code, ProxyItem* q, int32_t count);
+  // Makes the query index current (rebuilding without pair detection).
+  void EnsureIndex();
+  void CollectTree(const Tree& tree, const AABB& aabb,
+                   std::vector<int32_t>* ids);
+  void RayTree(const Tree& tree, RayVisitor* visitor);
+  void BuildLinks(Tree* tree);
+  void RefitTree(Tree* tree, int32_t id);
+
+  Tree main_;     // all proxies, or only non-static ones when split_static_
+  Tree statics_;  // static proxies when split_static_
+  bool split_static_ = false;
+  bool index_valid_ = true;   // main_ (and statics_) match the store
+  bool statics_valid_ = false;
+  // Candidate sets of the nodes on the current build path, as a stack.
+  std::vector<ProxyItem> cand_;
+  std::vector<ProxyItem> query_items_;
+  std::vector<uint64_t> keys_;
+  std::vector<uint32_t> stack_;
+  PairSorter sorter_;
+};
+
+}  // namespace atl
+
+#endif  // ATOLL_BROAD_PHASE_BATCH_BVH_H_

@@ -1,0 +1,777 @@
+#include "broad_phase/kd_sap.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "atoll/assert.h"
+
+namespace atl {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+inline float Lo(const AABB& b, int32_t axis) {
+  return axis == 0 ? b.lower.x : b.lower.y;
+}
+inline float Hi(const AABB& b, int32_t axis) {
+  return axis == 0 ? b.upper.x : b.upper.y;
+}
+
+// Regions are open: an object belongs to a child only when it lies strictly
+// on that child's side of every plane, so objects in different subtrees can
+// never touch (boxes touching at an edge count as overlapping).
+inline bool FitsInside(const AABB& region, const AABB& box) {
+  return box.lower.x > region.lower.x && box.upper.x < region.upper.x &&
+         box.lower.y > region.lower.y && box.upper.y < region.upper.y;
+}
+
+// Side of an object relative to a plane: -1 strictly left, +1 strictly
+// right, 0 touching or straddling it (stays in the node).
+inline int Side(const AABB& box, int32_t axis, float plane) {
+  if (Hi(box, axis) < plane) return -1;
+  if (Lo(box, axis) > plane) return 1;
+  return 0;
+}
+
+// Paper 001, eq. (1)-(3): the expected number of pair tests of a node with
+// n own objects and subtree populations pl, pr, normalized between a
+// perfect split and no split, against the balance of the two subtrees.
+// True when the plane is good enough to keep.
+bool EvaluatePlane(int64_t n, int64_t pl, int64_t pr) {
+  const double total = static_cast<double>(n + pl + pr);
+  if (total < 2.0) return true;
+  auto pairs = [](double k) { return 0.5 * k * (k - 1.0); };
+  const double dn = static_cast<double>(n);
+  const double dl = static_cast<double>(pl);
+  const double dr = static_cast<double>(pr);
+  const double tests = pairs(dn) + pairs(dl) + pairs(dr) + dn * (dl + dr);
+  const double worst = pairs(total);
+  const double best = 2.0 * pairs(0.5 * total);
+  if (worst <= best) return true;
+  const double cost = (tests - best) / (worst - best);
+  const double denominator = dn + static_cast<double>(std::max(pl, pr));
+  const double balance =
+      denominator > 0.0 ? static_cast<double>(std::min(pl, pr)) / denominator
+                        : 0.0;
+  return cost <= balance;
+}
+
+// Mean and variance of object centers (doubled, lower + upper) per axis.
+struct Spread {
+  double sum[2] = {0.0, 0.0};
+  double sum_sq[2] = {0.0, 0.0};
+  int64_t count = 0;
+  void Add(const AABB& b) {
+    const double cx = static_cast<double>(b.lower.x) + b.upper.x;
+    const double cy = static_cast<double>(b.lower.y) + b.upper.y;
+    sum[0] += cx;
+    sum[1] += cy;
+    sum_sq[0] += cx * cx;
+    sum_sq[1] += cy * cy;
+    ++count;
+  }
+  double Mean(int axis) const { return sum[axis] / static_cast<double>(count); }
+  double Variance(int axis) const {
+    const double mean = Mean(axis);
+    return sum_sq[axis] / static_cast<double>(count) - mean * mean;
+  }
+};
+
+}  // namespace
+
+KdSap::KdSap() : BroadPhase(BroadPhaseType::kKdSap) {
+  nodes_.emplace_back();
+  nodes_[0].region = {{-kInf, -kInf}, {kInf, kInf}};
+  root_ = 0;
+  preorder_.push_back(0);
+}
+
+void KdSap::MarkStale(int32_t id) {
+  if (stale_[id] == 0) {
+    stale_[id] = 1;
+    stale_list_.push_back(id);
+  }
+}
+
+void KdSap::OnCreate(int32_t id) {
+  const size_t capacity = static_cast<size_t>(id_capacity());
+  if (grown_.size() < capacity) {
+    grown_.resize(capacity);
+    serial_.resize(capacity, 0);
+    rest_.resize(capacity, 0);
+    same_.resize(capacity, 0);
+    stale_.resize(capacity, 0);
+  }
+  ++serial_[id];
+  rest_[id] = 0;
+  same_[id] = 0;
+  pending_.push_back({id, serial_[id]});
+  MarkStale(id);
+}
+
+void KdSap::OnDestroy(int32_t id) {
+  // Its item stays in the array until the next update, which drops it
+  // (IsLive fails, or the serial differs if the id was reused).
+  rest_[id] = 0;
+  same_[id] = 0;
+  MarkStale(id);
+}
+
+void KdSap::OnMove(int32_t id) { MarkStale(id); }
+
+// Queries tolerate a few stale proxies (a side list, see CollectAabb), so a
+// refit is just a move here.
+void KdSap::OnRefit(int32_t id) { MarkStale(id); }
+
+int32_t KdSap::NewNode() {
+  int32_t index;
+  if (!free_nodes_.empty()) {
+    index = free_nodes_.back();
+    free_nodes_.pop_back();
+  } else {
+    index = static_cast<int32_t>(nodes_.size());
+    nodes_.emplace_back();
+  }
+  nodes_[index] = Node();
+  return index;
+}
+
+void KdSap::FreeSubtree(int32_t node) {
+  stack_.clear();
+  stack_.push_back(node);
+  while (!stack_.empty()) {
+    const int32_t n = stack_.back();
+    stack_.pop_back();
+    if (nodes_[n].axis >= 0) {
+      stack_.push_back(nodes_[n].left);
+      stack_.push_back(nodes_[n].right);
+    }
+    nodes_[n].axis = -1;
+    free_nodes_.push_back(n);
+  }
+}
+
+void KdSap::PullSubtree(int32_t node) {
+  // Moves every object of the subtree (still in its old place in objs_, or
+  // waiting among this step's arrivals) onto the work stack.
+  stack_.clear();
+  stack_.push_back(node);
+  while (!stack_.empty()) {
+    const int32_t n = stack_.back();
+    stack_.pop_back();
+    Node& x = nodes_[n];
+    if (x.axis >= 0) {
+      stack_.push_back(x.left);
+      stack_.push_back(x.right);
+    }
+    if (x.drained) continue;
+    const size_t needed =
+        static_cast<size_t>(work_top_) + x.stay + x.arrive_count;
+    if (work_.size() < needed) work_.resize(std::max(needed, 2 * work_.size()));
+    const Item* own = objs_.data() + x.begin;
+    for (int32_t k = 0; k < x.count; ++k) {
+      if ((own[k].flags & kGoneFlag) == 0) work_[work_top_++] = own[k];
+    }
+    for (int32_t k = 0; k < x.arrive_count; ++k) {
+      work_[work_top_++] = arrivals_[x.arrive_begin + k];
+    }
+    x.drained = true;
+    x.population = 0;
+  }
+}
+
+void KdSap::Refresh() {
+  const float epsilon = epsilon_;
+  const bool grown = box_is_grown_;
+  climbers_.clear();
+  int64_t rest_count = 0;
+  int64_t live = 0;
+  double size_sum = 0.0;
+  auto classify = [&](Item& item) {
+    const int32_t id = item.id;
+    const AABB tight = aabbs_[id];
+    same_[id] = tight == item.tight ? 1 : 0;
+    AABB& g = grown_[id];
+    const bool rest = Contains(g, tight);
+    if (!rest) g = Inflate(tight, epsilon);
+    rest_[id] = rest ? 1 : 0;
+    item.tight = tight;
+    item.box = grown ? g : tight;
+    item.flags = (item.flags & (kStaticFlag | kCustomFilterFlag)) |
+                 (rest ? kRestFlag : 0u);
+    ++live;
+    rest_count += rest ? 1 : 0;
+    size_sum += static_cast<double>(tight.upper.x - tight.lower.x) +
+                static_cast<double>(tight.upper.y - tight.lower.y);
+  };
+  for (int32_t n : preorder_) {
+    Node& node = nodes_[n];
+    node.stay = 0;
+    node.arrive_count = 0;
+    node.drained = false;
+    Item* own = objs_.data() + node.begin;
+    for (int32_t k = 0; k < node.count; ++k) {
+      Item& item = own[k];
+      if (!IsLive(item.id) || serial_[item.id] != item.serial) {
+        item.flags |= kGoneFlag;
+        continue;
+      }
+      classify(item);
+      if (FitsInside(node.region, item.box)) {
+        ++node.stay;
+        continue;
+      }
+      // Refit: climb to the nearest ancestor that contains the box. The
+      // root's region is the whole plane, so the climb ends there at worst
+      // (and the root keeps even boxes that reach infinity).
+      if (node.parent < 0) {
+        ++node.stay;
+        continue;
+      }
+      int32_t target = node.parent;
+      while (nodes_[target].parent >= 0 &&
+             !FitsInside(nodes_[target].region, item.box)) {
+        target = nodes_[target].parent;
+      }
+      climbers_.push_back({target, item});
+      item.flags |= kGoneFlag;
+    }
+  }
+  for (const auto& [id, serial] : pending_) {
+    if (!IsLive(id) || serial_[id] != serial) continue;
+    Item item;
+    item.id = id;
+    item.body = bodies_[id];
+    item.flags = flags_[id] & (kStaticFlag | kCustomFilterFlag);
+    item.serial = serial;
+    item.tight = {{kInf, kInf}, {kInf, kInf}};  // differs from any real box
+    grown_[id] = {{kInf, kInf}, {-kInf, -kInf}};  // contains nothing
+    classify(item);
+    climbers_.push_back({root_, item});
+  }
+  pending_.clear();
+
+  // Group the climbers by target node (pre-order of targets, then arrival
+  // order): a counting sort over the node list.
+  for (const auto& climber : climbers_) ++nodes_[climber.first].arrive_count;
+  int32_t offset = 0;
+  for (int32_t n : preorder_) {
+    nodes_[n].arrive_begin = offset;
+    offset += nodes_[n].arrive_count;
+    nodes_[n].arrive_count = 0;
+  }
+  arrivals_.resize(climbers_.size());
+  for (const auto& [target, item] : climbers_) {
+    Node& node = nodes_[target];
+    arrivals_[node.arrive_begin + node.arrive_count++] = item;
+  }
+  // Subtree populations after the refit, children before parents.
+  for (auto it = preorder_.rbegin(); it != preorder_.rend(); ++it) {
+    Node& node = nodes_[*it];
+    node.population = node.stay + node.arrive_count;
+    if (node.axis >= 0) {
+      node.population +=
+          nodes_[node.left].population + nodes_[node.right].population;
+    }
+  }
+
+  live_items_ = static_cast<int32_t>(live);
+  rest_share_ = live > 0 ? static_cast<float>(static_cast<double>(rest_count) /
+                                              static_cast<double>(live))
+                         : 0.0f;
+  // Epsilon for the next step: 1/100 of the mean object size.
+  epsilon_ = live > 0 ? static_cast<float>(kEpsilonFraction * size_sum /
+                                           (2.0 * static_cast<double>(live)))
+                      : 0.0f;
+}
+
+void KdSap::SortBlock(Item* block, int32_t count, int32_t axis, bool nearly) {
+  auto less = [axis](const Item& x, const Item& y) {
+    const float kx = Lo(x.box, axis);
+    const float ky = Lo(y.box, axis);
+    return kx < ky || (kx == ky && x.id < y.id);
+  };
+  if (!nearly) {
+    std::sort(block, block + count, less);
+    return;
+  }
+  // Coherent steps leave the block almost sorted: insertion sort is linear
+  // in the number of displacements.
+  for (int32_t i = 1; i < count; ++i) {
+    if (!less(block[i], block[i - 1])) continue;
+    const Item value = block[i];
+    int32_t j = i;
+    while (j > 0 && less(value, block[j - 1])) {
+      block[j] = block[j - 1];
+      --j;
+    }
+    block[j] = value;
+  }
+}
+
+void KdSap::Emit(const Item& x, const Item& y) {
+  if (mode_ == Mode::kIncremental && (x.flags & y.flags & kRestFlag) != 0) {
+    return;  // both at rest: the cache knows this pair
+  }
+  if (!Overlaps(x.box, y.box)) return;
+  if (!AcceptPair(x.id, x.body, x.flags, y.id, y.body, y.flags)) return;
+  const uint64_t real =
+      !box_is_grown_ || Overlaps(x.tight, y.tight) ? 1u : 0u;
+  const uint64_t key = PairKey(x.id, y.id);
+  keys_.push_back((key & ~0xffffffffull) | ((key & 0xffffffffull) << 1) |
+                  real);
+}
+
+void KdSap::Detect(const Item* block, int32_t count, int32_t axis,
+                   const Item* ext, int32_t ext_count) {
+  if (count == 0) return;
+  bool all_rest = mode_ == Mode::kIncremental;
+  float max_extent = 0.0f;
+  for (int32_t i = 0; i < count; ++i) {
+    all_rest = all_rest && (block[i].flags & kRestFlag) != 0;
+    max_extent = Max(max_extent, Hi(block[i].box, axis) - Lo(block[i].box, axis));
+  }
+  // Internal pairs: sweep along the sorted axis.
+  if (!all_rest) {
+    for (int32_t i = 0; i < count; ++i) {
+      const Item& x = block[i];
+      const float hi = Hi(x.box, axis);
+      for (int32_t j = i + 1; j < count && Lo(block[j].box, axis) <= hi; ++j) {
+        Emit(x, block[j]);
+      }
+    }
+  }
+  // External pairs: for each external object the run of own objects whose
+  // interval can reach it. Objects starting more than the widest extent
+  // before it cannot; the margin covers the rounding of that bound.
+  for (int32_t e = 0; e < ext_count; ++e) {
+    const Item& x = ext[e];
+    if (all_rest && (x.flags & kRestFlag) != 0) continue;
+    const float lo_x = Lo(x.box, axis);
+    const float hi_x = Hi(x.box, axis);
+    const float margin = (Abs(lo_x) + 2.0f * max_extent) * 1.0e-6f + 1.0e-30f;
+    const float from = (lo_x - max_extent) - margin;
+    int32_t first = 0;
+    int32_t last = count;
+    while (first < last) {
+      const int32_t mid = first + (last - first) / 2;
+      if (Lo(block[mid].box, axis) < from) {
+        first = mid + 1;
+      } else {
+        last = mid;
+      }
+    }
+    for (int32_t i = first; i < count && Lo(block[i].box, axis) <= hi_x; ++i) {
+      Emit(x, block[i]);
+    }
+  }
+}
+
+template <bool kDetect>
+void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
+                    int32_t in_end, int32_t ext_begin, int32_t ext_end,
+                    int32_t out_begin, int32_t depth) {
+  nodes_[n].region = region;
+  // The work stack run of this node: objects arriving from below (refit),
+  // from the parent (filter) and pulled up by Translate/Collapse. The
+  // node's remaining own objects are read where they are, in objs_.
+  const int32_t work_begin = work_top_;
+  {
+    const Node& node = nodes_[n];
+    const int32_t arrive = node.drained ? 0 : node.arrive_count;
+    const size_t needed =
+        static_cast<size_t>(work_top_) + arrive + (in_end - in_begin);
+    if (work_.size() < needed) work_.resize(std::max(needed, 2 * work_.size()));
+    for (int32_t k = 0; k < arrive; ++k) {
+      work_[work_top_++] = arrivals_[node.arrive_begin + k];
+    }
+    for (int32_t k = in_begin; k < in_end; ++k) work_[work_top_++] = work_[k];
+  }
+  auto own_stays = [this](int32_t node) {
+    return nodes_[node].drained ? 0 : nodes_[node].stay;
+  };
+  auto for_each_object = [this, &work_begin](int32_t node, auto&& fn) {
+    const Node& x = nodes_[node];
+    if (!x.drained) {
+      const Item* own = objs_.data() + x.begin;
+      for (int32_t k = 0; k < x.count; ++k) {
+        if ((own[k].flags & kGoneFlag) == 0) fn(own[k]);
+      }
+    }
+    for (int32_t k = work_begin; k < work_top_; ++k) fn(work_[k]);
+  };
+  auto count_sides = [&](int32_t node, int64_t* nl, int64_t* ns,
+                         int64_t* nr) {
+    const int32_t axis = nodes_[node].axis;
+    const float plane = nodes_[node].plane;
+    *nl = *ns = *nr = 0;
+    for_each_object(node, [&](const Item& item) {
+      const int side = Side(item.box, axis, plane);
+      if (side < 0) {
+        ++*nl;
+      } else if (side > 0) {
+        ++*nr;
+      } else {
+        ++*ns;
+      }
+    });
+  };
+
+  // Optimize (paper 001, figure 7).
+  for (;;) {
+    const int32_t movers = work_top_ - work_begin;
+    if (nodes_[n].axis >= 0) {
+      const int32_t left = nodes_[n].left;
+      const int32_t right = nodes_[n].right;
+      const int64_t pop_left = nodes_[left].population;
+      const int64_t pop_right = nodes_[right].population;
+      if (own_stays(n) + movers + pop_left + pop_right < kLeafCapacity) {
+        // Collapse: the subtree is underpopulated; fold it into this node.
+        PullSubtree(left);
+        PullSubtree(right);
+        FreeSubtree(left);
+        FreeSubtree(right);
+        Node& node = nodes_[n];
+        node.axis = -1;
+        node.left = node.right = -1;
+        continue;  // now a leaf
+      }
+      int64_t nl, ns, nr;
+      count_sides(n, &nl, &ns, &nr);
+      if (EvaluatePlane(ns, pop_left + nl, pop_right + nr)) break;
+      // Translate: gather the whole subtree here and move the plane to the
+      // objects' mean; the filter below sends them down again.
+      PullSubtree(left);
+      PullSubtree(right);
+      Spread spread;
+      for_each_object(n, [&](const Item& item) { spread.Add(item.box); });
+      nodes_[n].plane =
+          static_cast<float>(0.5 * spread.Mean(nodes_[n].axis));
+      count_sides(n, &nl, &ns, &nr);
+      if (EvaluatePlane(ns, nl, nr)) break;
+      // Erase: drop this node and its smaller branch; the larger branch
+      // takes its place and all objects (already gathered) go there.
+      const int32_t keep = nl >= nr ? left : right;
+      const int32_t drop = keep == left ? right : left;
+      FreeSubtree(drop);
+      {
+        // This node's own objects join the work stack before it goes.
+        Node& node = nodes_[n];
+        if (!node.drained) {
+          const size_t needed = static_cast<size_t>(work_top_) + node.count;
+          if (work_.size() < needed) {
+            work_.resize(std::max(needed, 2 * work_.size()));
+          }
+          const Item* own = objs_.data() + node.begin;
+          for (int32_t k = 0; k < node.count; ++k) {
+            if ((own[k].flags & kGoneFlag) == 0) work_[work_top_++] = own[k];
+          }
+          node.drained = true;
+        }
+      }
+      const int32_t parent = nodes_[n].parent;
+      nodes_[keep].parent = parent;
+      if (parent < 0) {
+        root_ = keep;
+      } else if (nodes_[parent].left == n) {
+        nodes_[parent].left = keep;
+      } else {
+        nodes_[parent].right = keep;
+      }
+      nodes_[n].axis = -1;
+      free_nodes_.push_back(n);
+      n = keep;
+      nodes_[n].region = region;
+      continue;
+    }
+    // Leaf: Partition when crowded, at the mean of the axis of largest
+    // variance.
+    if (own_stays(n) + movers > kLeafCapacity && depth < kMaxDepth) {
+      Spread spread;
+      for_each_object(n, [&](const Item& item) { spread.Add(item.box); });
+      const double var_x = spread.Variance(0);
+      const double var_y = spread.Variance(1);
+      if (var_x > 0.0 || var_y > 0.0) {
+        const int32_t axis = var_x >= var_y ? 0 : 1;
+        const float plane = static_cast<float>(0.5 * spread.Mean(axis));
+        const int32_t left = NewNode();
+        const int32_t right = NewNode();
+        nodes_[left].parent = n;
+        nodes_[right].parent = n;
+        nodes_[left].sap_axis = nodes_[right].sap_axis = 1 - axis;
+        Node& node = nodes_[n];
+        node.axis = axis;
+        node.plane = plane;
+        node.left = left;
+        node.right = right;
+      }
+    }
+    break;
+  }
+
+  // Filter: objects strictly on one side go down; the rest stay. Goers are
+  // compacted on the work stack (left run, then right run) as the
+  // children's incoming objects; stayers go to their final place.
+  next_preorder_.push_back(n);
+  const int32_t axis = nodes_[n].axis;
+  const float plane = nodes_[n].plane;
+  const bool leaf = axis < 0;
+  stay_scratch_.clear();
+  right_goers_.clear();
+  int32_t left_count = 0;
+  auto route = [&](const Item& item, bool from_work) {
+    const int side = leaf ? 0 : Side(item.box, axis, plane);
+    if (side < 0) {
+      const int32_t slot = work_begin + left_count++;
+      if (from_work || static_cast<size_t>(slot) < work_.size()) {
+        work_[slot] = item;
+      } else {
+        work_.resize(std::max(static_cast<size_t>(slot) + 1, 2 * work_.size()));
+        work_[slot] = item;
+      }
+    } else if (side > 0) {
+      right_goers_.push_back(item);
+    } else {
+      stay_scratch_.push_back(item);
+    }
+  };
+  // Own objects first: they are sorted from the last step, which keeps the
+  // block nearly sorted for the insertion sort.
+  const int32_t work_end = work_top_;
+  const bool drained = nodes_[n].drained;
+  const int32_t own_begin = nodes_[n].begin;
+  const int32_t own_count = nodes_[n].count;
+  // The work run is routed first so left goers compact over slots already
+  // read; own objects follow, then the staying ones are reordered below.
+  std::vector<Item>& stays = stay_scratch_;
+  for (int32_t k = work_begin; k < work_end; ++k) route(work_[k], true);
+  const int32_t work_stays = static_cast<int32_t>(stays.size());
+  if (!drained) {
+    for (int32_t k = 0; k < own_count; ++k) {
+      const Item& item = objs_[own_begin + k];
+      if ((item.flags & kGoneFlag) == 0) route(item, false);
+    }
+  }
+  const int32_t right_count = static_cast<int32_t>(right_goers_.size());
+  {
+    const size_t needed =
+        static_cast<size_t>(work_begin) + left_count + right_count;
+    if (work_.size() < needed) work_.resize(std::max(needed, 2 * work_.size()));
+    std::copy(right_goers_.begin(), right_goers_.end(),
+              work_.begin() + work_begin + left_count);
+    work_top_ = work_begin + left_count + right_count;
+  }
+
+  const int32_t left = nodes_[n].left;
+  const int32_t right = nodes_[n].right;
+  const int32_t pop_left = leaf ? 0 : nodes_[left].population + left_count;
+  const int32_t stay_count = static_cast<int32_t>(stays.size());
+  const int32_t block_begin = out_begin + pop_left;
+  ATOLL_ASSERT(block_begin + stay_count <= live_items_);
+  Item* block = next_objs_.data() + block_begin;
+  // Own objects (sorted last step) first, then newcomers.
+  std::copy(stays.begin() + work_stays, stays.end(), block);
+  std::copy(stays.begin(), stays.begin() + work_stays,
+            block + (stay_count - work_stays));
+  written_ += stay_count;
+
+  // The sweep axis: across the plane for inner nodes (their objects line
+  // up along it); for leaves the axis of largest spread, switched only on
+  // a clear win so the order survives from step to step.
+  int32_t sap_axis = nodes_[n].sap_axis;
+  if (leaf && stay_count > 1) {
+    Spread spread;
+    for (int32_t k = 0; k < stay_count; ++k) spread.Add(block[k].box);
+    const double var_now = spread.Variance(sap_axis);
+    const double var_other = spread.Variance(1 - sap_axis);
+    if (var_other > 1.5 * var_now) sap_axis = 1 - sap_axis;
+  } else if (!leaf) {
+    sap_axis = 1 - axis;
+  }
+  const bool nearly = sap_axis == nodes_[n].sap_axis &&
+                      static_cast<int64_t>(work_stays) * 8 <= stay_count;
+  SortBlock(block, stay_count, sap_axis, nearly);
+  {
+    Node& node = nodes_[n];
+    node.sap_axis = sap_axis;
+    node.begin = block_begin;
+    node.count = stay_count;
+  }
+  if constexpr (kDetect) {
+    Detect(block, stay_count, sap_axis, ext_.data() + ext_begin,
+           ext_end - ext_begin);
+  }
+  if (!leaf) {
+    // Externals of a child: the ancestors' and this node's objects that
+    // reach into the child's half of the region.
+    auto push_externals = [&](bool to_left) {
+      const size_t needed = static_cast<size_t>(ext_end) +
+                            (ext_end - ext_begin) + stay_count;
+      if (ext_.size() < needed) ext_.resize(std::max(needed, 2 * ext_.size()));
+      int32_t top = ext_end;
+      auto take = [&](const Item& item) {
+        if (to_left ? Lo(item.box, axis) < plane : Hi(item.box, axis) > plane) {
+          ext_[top++] = item;
+        }
+      };
+      for (int32_t k = ext_begin; k < ext_end; ++k) take(ext_[k]);
+      const Item* own = next_objs_.data() + block_begin;
+      for (int32_t k = 0; k < stay_count; ++k) take(own[k]);
+      return top;
+    };
+    AABB left_region = region;
+    AABB right_region = region;
+    if (axis == 0) {
+      left_region.upper.x = plane;
+      right_region.lower.x = plane;
+    } else {
+      left_region.upper.y = plane;
+      right_region.lower.y = plane;
+    }
+    int32_t top = kDetect ? push_externals(true) : ext_end;
+    Process<kDetect>(left, left_region, work_begin, work_begin + left_count,
+                     ext_end, top, out_begin, depth + 1);
+    top = kDetect ? push_externals(false) : ext_end;
+    Process<kDetect>(right, right_region, work_begin + left_count,
+                     work_begin + left_count + right_count, ext_end, top,
+                     block_begin + stay_count, depth + 1);
+  }
+  work_top_ = work_begin;
+}
+
+template <bool kDetect>
+void KdSap::Update() {
+  Refresh();
+  next_objs_.resize(static_cast<size_t>(live_items_));
+  next_preorder_.clear();
+  work_top_ = 0;
+  written_ = 0;
+  Process<kDetect>(root_, {{-kInf, -kInf}, {kInf, kInf}}, 0, 0, 0, 0, 0, 0);
+  ATOLL_ASSERT(written_ == live_items_);
+  objs_.swap(next_objs_);
+  preorder_.swap(next_preorder_);
+  for (int32_t id : stale_list_) stale_[id] = 0;
+  stale_list_.clear();
+}
+
+void KdSap::ComputePairs(std::vector<ProxyPair>* pairs) {
+  // The mode follows the previous step's share of resting objects (this
+  // step's is only known after the refresh that the mode configures).
+  if (rest_share_ >= kIncrementalShare && cache_valid_) {
+    mode_ = Mode::kIncremental;
+  } else if (rest_share_ >= 0.5f * kIncrementalShare) {
+    mode_ = Mode::kCompleteCached;
+  } else {
+    mode_ = Mode::kComplete;
+  }
+  box_is_grown_ = mode_ != Mode::kComplete;
+  keys_.clear();
+  Update<true>();
+  sorter_.SortKeys(&keys_, id_capacity());
+
+  if (mode_ == Mode::kIncremental) {
+    // Pairs of two resting objects carry over (their grown boxes did not
+    // change); their real-overlap bit is refreshed unless both real boxes
+    // are unchanged too. Everything else was searched afresh.
+    merged_.clear();
+    merged_.reserve(cache_.size() + keys_.size());
+    size_t f = 0;
+    for (uint64_t key : cache_) {
+      const int32_t a = static_cast<int32_t>(key >> 32);
+      const int32_t b = static_cast<int32_t>((key & 0xffffffffull) >> 1);
+      if (rest_[a] == 0 || rest_[b] == 0) continue;
+      uint64_t updated = key;
+      if (same_[a] == 0 || same_[b] == 0) {
+        updated = (key & ~1ull) | (Overlaps(aabbs_[a], aabbs_[b]) ? 1u : 0u);
+      }
+      while (f < keys_.size() && keys_[f] < updated) merged_.push_back(keys_[f++]);
+      merged_.push_back(updated);
+    }
+    while (f < keys_.size()) merged_.push_back(keys_[f++]);
+    cache_.swap(merged_);
+    cache_valid_ = true;
+  } else if (mode_ == Mode::kCompleteCached) {
+    cache_.swap(keys_);
+    cache_valid_ = true;
+  } else {
+    cache_.swap(keys_);
+    cache_valid_ = false;
+  }
+  pairs->reserve(cache_.size());
+  for (uint64_t key : cache_) {
+    if ((key & 1u) == 0) continue;
+    pairs->push_back({static_cast<int32_t>(key >> 32),
+                      static_cast<int32_t>((key & 0xffffffffull) >> 1)});
+  }
+  if (!cache_valid_) cache_.clear();
+}
+
+void KdSap::EnsureQueryable() {
+  // A few stale proxies are answered from the side list; many would make
+  // every query linear, so the tree is brought up to date instead. That
+  // re-classifies objects behind the pair cache's back, so the next step
+  // searches completely.
+  const size_t limit =
+      std::max<size_t>(64, static_cast<size_t>(live_items_) / 16);
+  if (stale_list_.size() <= limit) return;
+  Update<false>();
+  cache_valid_ = false;
+}
+
+void KdSap::CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) {
+  EnsureQueryable();
+  stack_.clear();
+  stack_.push_back(root_);
+  while (!stack_.empty()) {
+    const Node& node = nodes_[stack_.back()];
+    stack_.pop_back();
+    if (!Overlaps(node.region, aabb)) continue;
+    const Item* own = objs_.data() + node.begin;
+    for (int32_t k = 0; k < node.count; ++k) {
+      if (stale_[own[k].id] == 0 && Overlaps(own[k].tight, aabb)) {
+        ids->push_back(own[k].id);
+      }
+    }
+    if (node.axis >= 0) {
+      stack_.push_back(node.right);
+      stack_.push_back(node.left);
+    }
+  }
+  for (int32_t id : stale_list_) {
+    if (IsLive(id) && Overlaps(aabbs_[id], aabb)) ids->push_back(id);
+  }
+}
+
+void KdSap::TraverseRay(RayVisitor* visitor) {
+  EnsureQueryable();
+  stack_.clear();
+  stack_.push_back(root_);
+  while (!stack_.empty()) {
+    const Node& node = nodes_[stack_.back()];
+    stack_.pop_back();
+    float t = 0.0f;
+    if (!RayEntersAabb(visitor->input(), node.region, &t) ||
+        t > visitor->Limit()) {
+      continue;
+    }
+    const int32_t begin = node.begin;
+    const int32_t count = node.count;
+    const int32_t left = node.left;
+    const int32_t right = node.right;
+    const bool inner = node.axis >= 0;
+    for (int32_t k = 0; k < count; ++k) {
+      const int32_t id = objs_[begin + k].id;
+      if (stale_[id] == 0) visitor->Visit(id);
+    }
+    if (inner) {
+      stack_.push_back(right);
+      stack_.push_back(left);
+    }
+  }
+  for (int32_t id : stale_list_) {
+    if (IsLive(id)) visitor->Visit(id);
+  }
+}
+
+}  // namespace atl
