@@ -108,7 +108,7 @@ bool UpdateManifold(WorldState* w, Contact* c) {
   const Transform& xa = w->bodies[c->body_a].transform;
   const Transform& xb = w->bodies[c->body_b].transform;
   if ((c->flags & kContactSensor) != 0) {
-    const Manifold m = Collide(sa.geometry, xa, sb.geometry, xb);
+    const Manifold m = CollideShapes(sa.geometry, xa, sb.geometry, xb);
     bool overlaps = false;
     for (int32_t i = 0; i < m.point_count; ++i) {
       overlaps = overlaps || m.points[i].separation < 0.0f;
@@ -116,7 +116,7 @@ bool UpdateManifold(WorldState* w, Contact* c) {
     return overlaps;
   }
   const Manifold old = c->manifold;
-  c->manifold = Collide(sa.geometry, xa, sb.geometry, xb);
+  c->manifold = CollideShapes(sa.geometry, xa, sb.geometry, xb);
   Manifold& m = c->manifold;
   for (int32_t i = 0; i < m.point_count; ++i) {
     ManifoldPoint& p = m.points[i];

@@ -206,7 +206,6 @@ void StoreImpulses(const std::vector<ContactConstraint>& constraints, WorldState
     for (int32_t j = 0; j < cc.point_count; ++j) {
       m.points[j].normal_impulse = cc.points[j].normal_impulse;
       m.points[j].tangent_impulse = cc.points[j].tangent_impulse;
-      m.points[j].max_normal_impulse = cc.points[j].max_normal_impulse;
     }
   }
 }
