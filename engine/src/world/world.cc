@@ -623,4 +623,6 @@ WorldCounters World::GetCounters() const {
 namespace atl {
 WorldState::WorldState() = default;
 WorldState::~WorldState() = default;
+WorldState::WorldState(WorldState&&) noexcept = default;
+WorldState& WorldState::operator=(WorldState&&) noexcept = default;
 }  // namespace atl

@@ -29,6 +29,8 @@ struct WorldScratch;
 struct WorldState {
   WorldState();
   ~WorldState();
+  WorldState(WorldState&&) noexcept;
+  WorldState& operator=(WorldState&&) noexcept;
 
   WorldDef def;
 
