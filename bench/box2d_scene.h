@@ -1,0 +1,23 @@
+// atoll-bench — builds a Box2D 2.4.1 world from an Atoll SceneDesc, so both
+// engines simulate the same bodies, shapes and materials.
+
+#ifndef ATOLL_BENCH_BOX2D_SCENE_H_
+#define ATOLL_BENCH_BOX2D_SCENE_H_
+
+#include <memory>
+
+#include <box2d/box2d.h>
+
+#include "atoll/scene.h"
+
+namespace atl::bench {
+
+/// A b2World with desc's gravity and every body and shape of desc. Shapes
+/// map one to one except capsules (Box2D 2.4.1 has none): a capsule becomes
+/// a rounded thin box, the closest 2.4.1 equivalent. Continuous physics
+/// follows desc.world.enable_continuous.
+std::unique_ptr<b2World> BuildBox2DWorld(const SceneDesc& desc);
+
+}  // namespace atl::bench
+
+#endif  // ATOLL_BENCH_BOX2D_SCENE_H_

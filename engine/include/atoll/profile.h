@@ -1,0 +1,29 @@
+// Atoll — where the time of a step went.
+
+#ifndef ATOLL_PROFILE_H_
+#define ATOLL_PROFILE_H_
+
+namespace atl {
+
+/// Wall-clock milliseconds per stage of the last step. Measured with a
+/// monotonic clock; never influences the simulation.
+struct StepProfile {
+  float total = 0.0f;
+  /// Stage 3: pair finding.
+  float broad_phase = 0.0f;
+  /// Stage 4: contact matching, creation/removal and narrow phase.
+  float contacts = 0.0f;
+  /// Island management: links/unlinks from touching changes, the split,
+  /// and the sleep check.
+  float islands = 0.0f;
+  /// Stage 6: the solver, including body finalization.
+  float solve = 0.0f;
+  /// Stage 7: continuous collision.
+  float continuous = 0.0f;
+  /// Proxy box updates for moved bodies.
+  float update_bounds = 0.0f;
+};
+
+}  // namespace atl
+
+#endif  // ATOLL_PROFILE_H_

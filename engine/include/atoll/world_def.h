@@ -1,0 +1,53 @@
+// Atoll — world-wide settings.
+
+#ifndef ATOLL_WORLD_DEF_H_
+#define ATOLL_WORLD_DEF_H_
+
+#include <cstdint>
+
+#include "absl/status/status.h"
+#include "atoll/broad_phase_type.h"
+#include "atoll/math.h"
+
+namespace atl {
+
+/// Settings of a world, fixed at creation. Defaults suit game-sized objects
+/// (0.1 m to 10 m) stepped at 60 Hz.
+struct WorldDef {
+  /// Gravity, m/s². Finite.
+  Vec2 gravity = {0.0f, -10.0f};
+  /// Solver substeps per step (soft step): more is stiffer and costs more.
+  /// 1..64.
+  int32_t substep_count = 4;
+  /// Broad-phase strategy. Every strategy yields the same pairs in the same
+  /// order, so this never changes results, only speed.
+  BroadPhaseType broad_phase = BroadPhaseType::kBatchBvh;
+  /// Contact stiffness, Hz (capped at a quarter of the substep rate). > 0.
+  float contact_hertz = 30.0f;
+  /// Contact damping ratio (1 = critical; larger is softer bounce). >= 0.
+  float contact_damping_ratio = 10.0f;
+  /// Largest speed at which overlap is pushed apart, m/s. > 0.
+  float contact_push_max_velocity = 3.0f;
+  /// Approach speed below which restitution is ignored, m/s. >= 0.
+  float restitution_threshold = 1.0f;
+  /// Approach speed above which a hit event is reported, m/s. >= 0.
+  float hit_event_threshold = 1.0f;
+  /// Seconds a whole island must rest before it sleeps. > 0.
+  float time_to_sleep = 0.5f;
+  /// Bodies are clamped to this speed, m/s. > 0.
+  float maximum_linear_speed = 400.0f;
+  /// Let resting islands sleep.
+  bool enable_sleep = true;
+  /// Continuous collision (dynamic vs static, and bullets).
+  bool enable_continuous = true;
+  /// Which world this is, stamped into every id it hands out so ids from
+  /// another world are rejected.
+  uint16_t world_id = 1;
+};
+
+/// Checks every field; returns InvalidArgument naming the first bad field.
+absl::Status ValidateWorldDef(const WorldDef& def);
+
+}  // namespace atl
+
+#endif  // ATOLL_WORLD_DEF_H_

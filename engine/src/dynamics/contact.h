@@ -1,0 +1,55 @@
+// Atoll — internal contact record: a pair of shapes whose bounds overlap.
+
+#ifndef ATOLL_DYNAMICS_CONTACT_H_
+#define ATOLL_DYNAMICS_CONTACT_H_
+
+#include <cstdint>
+
+#include "atoll/manifold.h"
+#include "dynamics/body.h"
+
+namespace atl {
+
+/// Contact flags.
+enum ContactFlags : uint32_t {
+  /// The manifold has at least one point: the shapes touch (or will within
+  /// the speculative margin). Only touching contacts are constraints.
+  kContactTouching = 1u << 0,
+  /// One shape is a sensor: overlap is tracked, no forces.
+  kContactSensor = 1u << 1,
+  /// Set when the broad phase reported this pair in the current step; a
+  /// contact left without it is destroyed in one batch pass (seed 000
+  /// §4.2.2).
+  kContactPersisted = 1u << 2,
+  /// Report begin/end events for this contact.
+  kContactEnableEvents = 1u << 3,
+  /// Report hit events for this contact.
+  kContactEnableHits = 1u << 4,
+  /// For sensors: the shapes actually overlap.
+  kContactSensorOverlaps = 1u << 5,
+};
+
+/// One contact type for every shape pair; the manifold routine is picked
+/// from a table by the two shape types (seed 000 §4.2.4).
+struct Contact {
+  /// shape_a < shape_b (by index): the pair's canonical orientation.
+  int32_t shape_a = kNullIndex;
+  int32_t shape_b = kNullIndex;
+  int32_t body_a = kNullIndex;
+  int32_t body_b = kNullIndex;
+  uint32_t flags = 0;
+  /// Mixed material (see ShapeDef for the rules).
+  float friction = 0.0f;
+  float restitution = 0.0f;
+  /// Persistent island membership (only for touching contacts between two
+  /// dynamic bodies) and the island's intrusive contact list.
+  int32_t island = kNullIndex;
+  int32_t island_prev = kNullIndex;
+  int32_t island_next = kNullIndex;
+  /// Points, normal and warm-start impulses (carried by feature id).
+  Manifold manifold;
+};
+
+}  // namespace atl
+
+#endif  // ATOLL_DYNAMICS_CONTACT_H_

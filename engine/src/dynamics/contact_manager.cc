@@ -1,0 +1,262 @@
+#include "dynamics/contact_manager.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "atoll/assert.h"
+#include "atoll/manifold.h"
+#include "dynamics/island.h"
+#include "world/world_state.h"
+
+namespace atl {
+namespace {
+
+// Mixing rules (documented on ShapeDef): friction is the geometric mean,
+// restitution the maximum.
+float MixFriction(float a, float b) { return Sqrt(a * b); }
+float MixRestitution(float a, float b) { return Max(a, b); }
+
+// Can these two shapes' bodies form a contact at all? The broad phase already
+// excludes same-body and static-static pairs and applies filters; a contact
+// also needs a dynamic body (kinematic-kinematic and kinematic-static pairs
+// exert nothing), and two sensors never interact.
+bool ShouldCreateContact(const WorldState& w, int32_t shape_a, int32_t shape_b) {
+  const Shape& sa = w.shapes[shape_a];
+  const Shape& sb = w.shapes[shape_b];
+  if (sa.is_sensor && sb.is_sensor) return false;
+  const Body& ba = w.bodies[sa.body];
+  const Body& bb = w.bodies[sb.body];
+  return ba.type == BodyType::kDynamic || bb.type == BodyType::kDynamic;
+}
+
+int32_t CreateContact(WorldState* w, int32_t shape_a, int32_t shape_b) {
+  const int32_t index = w->contact_ids.Alloc();
+  if (index >= static_cast<int32_t>(w->contacts.size())) {
+    w->contacts.resize(index + 1);
+  }
+  const Shape& sa = w->shapes[shape_a];
+  const Shape& sb = w->shapes[shape_b];
+  Contact& c = w->contacts[index];
+  c = Contact();
+  c.shape_a = shape_a;
+  c.shape_b = shape_b;
+  c.body_a = sa.body;
+  c.body_b = sb.body;
+  c.flags = kContactPersisted;
+  if (sa.is_sensor || sb.is_sensor) {
+    c.flags |= kContactSensor;
+    if (sa.enable_sensor_events && sb.enable_sensor_events) {
+      c.flags |= kContactEnableEvents;
+    }
+  } else {
+    if (sa.enable_contact_events || sb.enable_contact_events) {
+      c.flags |= kContactEnableEvents;
+    }
+    if (sa.enable_hit_events || sb.enable_hit_events) c.flags |= kContactEnableHits;
+  }
+  c.friction = MixFriction(sa.friction, sb.friction);
+  c.restitution = MixRestitution(sa.restitution, sb.restitution);
+  w->bodies[c.body_a].contacts.push_back(index);
+  w->bodies[c.body_b].contacts.push_back(index);
+  return index;
+}
+
+// The contact of shapes (a, b) among the contacts of the body with fewer
+// contacts, or kNullIndex.
+int32_t FindContact(const WorldState& w, int32_t shape_a, int32_t shape_b) {
+  const Body& ba = w.bodies[w.shapes[shape_a].body];
+  const Body& bb = w.bodies[w.shapes[shape_b].body];
+  const std::vector<int32_t>& list =
+      ba.contacts.size() <= bb.contacts.size() ? ba.contacts : bb.contacts;
+  for (int32_t c : list) {
+    const Contact& contact = w.contacts[c];
+    if (contact.shape_a == shape_a && contact.shape_b == shape_b) return c;
+  }
+  return kNullIndex;
+}
+
+void EmitEnd(WorldState* w, const Contact& c, EndEventTarget target) {
+  if ((c.flags & kContactEnableEvents) == 0) return;
+  const ShapeId a = MakeShapeId(*w, c.shape_a);
+  const ShapeId b = MakeShapeId(*w, c.shape_b);
+  if ((c.flags & kContactSensor) != 0) {
+    if ((c.flags & kContactSensorOverlaps) == 0) return;
+    const bool a_is_sensor = w->shapes[c.shape_a].is_sensor;
+    const SensorEndEvent e{a_is_sensor ? a : b, a_is_sensor ? b : a};
+    (target == EndEventTarget::kCurrentStep ? w->events.sensor_end
+                                            : w->pending_sensor_end)
+        .push_back(e);
+    return;
+  }
+  if ((c.flags & kContactTouching) == 0) return;
+  (target == EndEventTarget::kCurrentStep ? w->events.contact_end
+                                          : w->pending_contact_end)
+      .push_back({a, b});
+}
+
+// Releases the record (events and island already handled).
+void FreeContactRecord(WorldState* w, int32_t index) {
+  w->contacts[index] = Contact();
+  w->contact_ids.Free(index);
+}
+
+// Computes the contact's manifold for the bodies' current poses, carrying
+// warm-start impulses over by feature id. Returns whether it touches.
+bool UpdateManifold(WorldState* w, Contact* c) {
+  const Shape& sa = w->shapes[c->shape_a];
+  const Shape& sb = w->shapes[c->shape_b];
+  const Transform& xa = w->bodies[c->body_a].transform;
+  const Transform& xb = w->bodies[c->body_b].transform;
+  if ((c->flags & kContactSensor) != 0) {
+    const Manifold m = CollideShapes(sa.geometry, xa, sb.geometry, xb);
+    bool overlaps = false;
+    for (int32_t i = 0; i < m.point_count; ++i) {
+      overlaps = overlaps || m.points[i].separation < 0.0f;
+    }
+    return overlaps;
+  }
+  const Manifold old = c->manifold;
+  c->manifold = CollideShapes(sa.geometry, xa, sb.geometry, xb);
+  Manifold& m = c->manifold;
+  for (int32_t i = 0; i < m.point_count; ++i) {
+    ManifoldPoint& p = m.points[i];
+    p.normal_impulse = 0.0f;
+    p.tangent_impulse = 0.0f;
+    for (int32_t j = 0; j < old.point_count; ++j) {
+      if (old.points[j].id == p.id) {
+        p.normal_impulse = old.points[j].normal_impulse;
+        p.tangent_impulse = old.points[j].tangent_impulse;
+        break;
+      }
+    }
+  }
+  return m.point_count > 0;
+}
+
+}  // namespace
+
+void DestroyContact(WorldState* w, int32_t index, EndEventTarget target,
+                    bool wake) {
+  Contact& c = w->contacts[index];
+  EmitEnd(w, c, target);
+  if (c.island != kNullIndex) UnlinkContact(w, index);
+  for (int32_t body : {c.body_a, c.body_b}) {
+    std::vector<int32_t>& list = w->bodies[body].contacts;
+    list.erase(std::find(list.begin(), list.end(), index));
+    if (wake && w->bodies[body].island != kNullIndex) {
+      WakeIsland(w, w->bodies[body].island);
+    }
+  }
+  FreeContactRecord(w, index);
+}
+
+void UpdateContacts(WorldState* w) {
+  // Match this step's pairs to contacts (seed 000 §4.2.2): clear every
+  // persistence flag, set it on each contact a pair names, create contacts
+  // for new pairs.
+  const int32_t capacity = w->contact_ids.Capacity();
+  for (int32_t i = 0; i < capacity; ++i) {
+    w->contacts[i].flags &= ~kContactPersisted;
+  }
+  for (const ProxyPair& pair : w->pairs) {
+    const int32_t found = FindContact(*w, pair.a, pair.b);
+    if (found != kNullIndex) {
+      w->contacts[found].flags |= kContactPersisted;
+    } else if (ShouldCreateContact(*w, pair.a, pair.b)) {
+      CreateContact(w, pair.a, pair.b);
+    }
+  }
+
+  // Batch removal of contacts whose pair vanished. Records go first; the
+  // per-body arrays are compacted afterwards, one pass per affected body,
+  // instead of a search per removed contact.
+  std::vector<int32_t> affected_bodies;
+  for (int32_t i = 0; i < w->contact_ids.Capacity(); ++i) {
+    if (!w->contact_ids.IsAlive(i)) continue;
+    Contact& c = w->contacts[i];
+    if ((c.flags & kContactPersisted) != 0) continue;
+    EmitEnd(w, c, EndEventTarget::kCurrentStep);
+    if (c.island != kNullIndex) UnlinkContact(w, i);
+    affected_bodies.push_back(c.body_a);
+    affected_bodies.push_back(c.body_b);
+    FreeContactRecord(w, i);
+  }
+  if (!affected_bodies.empty()) {
+    std::sort(affected_bodies.begin(), affected_bodies.end());
+    affected_bodies.erase(std::unique(affected_bodies.begin(), affected_bodies.end()),
+                          affected_bodies.end());
+    for (int32_t b : affected_bodies) {
+      std::vector<int32_t>& list = w->bodies[b].contacts;
+      list.erase(std::remove_if(list.begin(), list.end(),
+                                [w](int32_t c) { return !w->contact_ids.IsAlive(c); }),
+                 list.end());
+    }
+  }
+
+  // Narrow phase over contacts with an awake body. Touching changes go to
+  // bit sets (per-contact slots: safe to fill from many threads later).
+  const int32_t count = w->contact_ids.Capacity();
+  w->begin_touching.Resize(count);
+  w->end_touching.Resize(count);
+  w->begin_touching.ClearAll();
+  w->end_touching.ClearAll();
+  for (int32_t i = 0; i < count; ++i) {
+    if (!w->contact_ids.IsAlive(i)) continue;
+    Contact& c = w->contacts[i];
+    const Body& ba = w->bodies[c.body_a];
+    const Body& bb = w->bodies[c.body_b];
+    const bool a_active = ba.awake && ba.type != BodyType::kStatic;
+    const bool b_active = bb.awake && bb.type != BodyType::kStatic;
+    if (!a_active && !b_active) continue;
+    const bool was = (c.flags & ((c.flags & kContactSensor) != 0
+                                     ? kContactSensorOverlaps
+                                     : kContactTouching)) != 0;
+    const bool now = UpdateManifold(w, &c);
+    if (now && !was) w->begin_touching.Set(i);
+    if (!now && was) w->end_touching.Set(i);
+  }
+
+  // Apply the changes in contact index order.
+  const auto link_start = std::chrono::steady_clock::now();
+  w->begin_touching.ForEachSet([w](int32_t i) {
+    Contact& c = w->contacts[i];
+    if ((c.flags & kContactSensor) != 0) {
+      c.flags |= kContactSensorOverlaps;
+      if ((c.flags & kContactEnableEvents) != 0) {
+        const ShapeId a = MakeShapeId(*w, c.shape_a);
+        const ShapeId b = MakeShapeId(*w, c.shape_b);
+        const bool a_is_sensor = w->shapes[c.shape_a].is_sensor;
+        w->events.sensor_begin.push_back({a_is_sensor ? a : b, a_is_sensor ? b : a});
+      }
+      return;
+    }
+    c.flags |= kContactTouching;
+    if (IsIslandConstraint(*w, i)) {
+      LinkContact(w, i);
+    } else {
+      // Touching a static or kinematic body: the other side still wakes.
+      for (int32_t body : {c.body_a, c.body_b}) {
+        if (w->bodies[body].island != kNullIndex) WakeIsland(w, w->bodies[body].island);
+      }
+    }
+    if ((c.flags & kContactEnableEvents) != 0) {
+      w->events.contact_begin.push_back(
+          {MakeShapeId(*w, c.shape_a), MakeShapeId(*w, c.shape_b), c.manifold.normal});
+    }
+  });
+  w->end_touching.ForEachSet([w](int32_t i) {
+    Contact& c = w->contacts[i];
+    EmitEnd(w, c, EndEventTarget::kCurrentStep);
+    if ((c.flags & kContactSensor) != 0) {
+      c.flags &= ~kContactSensorOverlaps;
+      return;
+    }
+    if (c.island != kNullIndex) UnlinkContact(w, i);
+    c.flags &= ~kContactTouching;
+  });
+  w->island_link_ms = std::chrono::duration<float, std::milli>(
+                          std::chrono::steady_clock::now() - link_start)
+                          .count();
+}
+
+}  // namespace atl

@@ -1,0 +1,83 @@
+// Atoll — the contact part of the soft-step solver.
+//
+// Per step: Prepare once (anchors, effective masses, softness); then per
+// substep WarmStart, Solve(use_bias = true) and, after positions are
+// integrated, Solve(use_bias = false) to relax; after the substeps one
+// restitution pass, then StoreImpulses for next step's warm start.
+//
+// Anchors are the contact points relative to each body's center, fixed at
+// the start of the step. The current separation during a substep comes from
+// how far the bodies moved since then, so the narrow phase runs once per
+// step. Friction uses the same anchors: their tangential drift since the
+// step began is fed back as a position error, so static friction holds
+// without creep instead of only cancelling velocity.
+
+#ifndef ATOLL_DYNAMICS_CONTACT_SOLVER_H_
+#define ATOLL_DYNAMICS_CONTACT_SOLVER_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "dynamics/solver_body.h"
+
+namespace atl {
+
+struct WorldState;
+
+struct ContactConstraintPoint {
+  /// Anchors: contact point minus body center, world orientation, at step
+  /// start.
+  Vec2 anchor_a;
+  Vec2 anchor_b;
+  /// Separation minus the anchors' normal offset: current separation is
+  /// dot(normal, d) + base_separation, d the anchors' relative motion.
+  float base_separation = 0.0f;
+  /// Normal relative velocity at step start, for restitution and hits.
+  float relative_velocity = 0.0f;
+  float normal_impulse = 0.0f;
+  float tangent_impulse = 0.0f;
+  /// Largest normal impulse of the step (restitution applies only where the
+  /// contact pushed).
+  float max_normal_impulse = 0.0f;
+  float normal_mass = 0.0f;
+  float tangent_mass = 0.0f;
+};
+
+struct ContactConstraint {
+  /// Solver body indices; -1 for a static body.
+  int32_t index_a = -1;
+  int32_t index_b = -1;
+  int32_t contact = 0;
+  int32_t point_count = 0;
+  Vec2 normal;
+  float friction = 0.0f;
+  float restitution = 0.0f;
+  float inv_mass_a = 0.0f, inv_inertia_a = 0.0f;
+  float inv_mass_b = 0.0f, inv_inertia_b = 0.0f;
+  ContactConstraintPoint points[2];
+};
+
+/// Builds one constraint per touching non-sensor contact with a body in the
+/// solver, in contact index order. `solver_index[b]` maps body -> solver
+/// slot (-1 outside the solver).
+void PrepareContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
+                     std::vector<ContactConstraint>* constraints);
+
+void WarmStartContacts(std::vector<ContactConstraint>* constraints,
+                       std::vector<SolverBody>* bodies);
+
+/// One Gauss-Seidel pass. `softness` for penetration recovery; with
+/// use_bias false (relax) overlap is not pushed out, only velocity solved.
+void SolveContacts(std::vector<ContactConstraint>* constraints,
+                   std::vector<SolverBody>* bodies, const Softness& softness,
+                   float inv_h, float max_push_velocity, bool use_bias);
+
+void ApplyRestitution(std::vector<ContactConstraint>* constraints,
+                      std::vector<SolverBody>* bodies, float threshold);
+
+/// Writes impulses back into the contacts' manifolds.
+void StoreImpulses(const std::vector<ContactConstraint>& constraints, WorldState* world);
+
+}  // namespace atl
+
+#endif  // ATOLL_DYNAMICS_CONTACT_SOLVER_H_

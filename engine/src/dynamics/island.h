@@ -1,0 +1,75 @@
+// Atoll — persistent simulation islands (seed 002).
+//
+// An island is a set of dynamic bodies connected by touching contacts and
+// joints. Islands persist across steps: a new constraint merges its two
+// bodies' islands at once (union-find), so waking propagates immediately; a
+// removed constraint only flags its island, and at most one flagged island
+// (the largest) is split per step. Whole islands sleep and wake together.
+// Every edit happens in an order fixed by contact/joint/body indices.
+
+#ifndef ATOLL_DYNAMICS_ISLAND_H_
+#define ATOLL_DYNAMICS_ISLAND_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dynamics/body.h"
+
+namespace atl {
+
+struct WorldState;
+
+struct Island {
+  /// Union-find parent while merges are pending; kNullIndex for a root.
+  int32_t parent = kNullIndex;
+  int32_t head_body = kNullIndex, tail_body = kNullIndex;
+  int32_t body_count = 0;
+  int32_t head_contact = kNullIndex, tail_contact = kNullIndex;
+  int32_t contact_count = 0;
+  /// Constraints removed since the island was built: it may have fallen
+  /// apart and is a candidate for splitting.
+  int32_t constraint_remove_count = 0;
+  bool awake = true;
+};
+
+/// Makes a one-body island for dynamic body `body`.
+void CreateIslandForBody(WorldState* world, int32_t body);
+/// Removes `body` from its island (destroying the island when it empties).
+void RemoveBodyFromIsland(WorldState* world, int32_t body);
+
+/// Adds touching contact `contact` between two dynamic bodies to their
+/// islands, merging them if they differ (and waking the result).
+void LinkContact(WorldState* world, int32_t contact);
+/// Removes `contact` from its island and flags the island for splitting.
+void UnlinkContact(WorldState* world, int32_t contact);
+
+/// Splits the largest island flagged for splitting (ties: lowest index), if
+/// any, into its connected components. Runs once per step.
+void SplitLargestFlaggedIsland(WorldState* world);
+
+/// Wakes island `island` and every body in it.
+void WakeIsland(WorldState* world, int32_t island);
+/// Puts island `island` to sleep: zero velocities, bodies flagged asleep.
+void SleepIsland(WorldState* world, int32_t island);
+
+/// True when `contact` is an island edge: touching, not a sensor, between
+/// two dynamic bodies (static and kinematic bodies belong to no island, so
+/// one ground can be shared by many islands).
+bool IsIslandConstraint(const WorldState& world, int32_t contact);
+
+/// Puts every awake island whose bodies have all rested for
+/// WorldDef::time_to_sleep to sleep (islands flagged for splitting wait for
+/// their split). Returns the islands put to sleep, in index order.
+std::vector<int32_t> SleepRestingIslands(WorldState* world);
+
+/// Checks the islands against a depth-first search of the constraint graph:
+/// lists and counts agree with the records; every connected component lies
+/// in one island; an island not flagged for splitting is exactly one
+/// component; sleeping bodies have zero velocity. Returns "" when all hold,
+/// else the first violation. For tests and debugging.
+std::string ValidateIslands(const WorldState& world);
+
+}  // namespace atl
+
+#endif  // ATOLL_DYNAMICS_ISLAND_H_

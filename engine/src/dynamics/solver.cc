@@ -1,0 +1,150 @@
+#include "dynamics/solver.h"
+
+#include "world/world_state.h"
+
+namespace atl {
+namespace {
+
+// Awake kinematic and dynamic bodies get solver slots, in body index order.
+void GatherBodies(WorldState* w, float time_step, SolverScratch* s) {
+  s->awake_bodies.clear();
+  s->bodies.clear();
+  s->params.clear();
+  for (int32_t i = 0; i < w->body_ids.Capacity(); ++i) {
+    if (!w->body_ids.IsAlive(i)) continue;
+    Body& b = w->bodies[i];
+    b.solver_index = kNullIndex;
+    if (b.type == BodyType::kStatic || !b.awake || !b.enabled) continue;
+    b.solver_index = static_cast<int32_t>(s->awake_bodies.size());
+    s->awake_bodies.push_back(i);
+    SolverBody& sb = s->bodies.emplace_back();
+    sb.linear_velocity = b.linear_velocity;
+    sb.angular_velocity = b.angular_velocity;
+    SolverBodyParams& p = s->params.emplace_back();
+    p.body = i;
+    if (b.type == BodyType::kDynamic) {
+      p.inv_mass = b.inv_mass;
+      p.inv_inertia = b.inv_inertia;
+      p.gravity = b.gravity_scale * w->def.gravity;
+      p.force = b.force;
+      p.torque = b.torque;
+    }
+    p.linear_damping = b.linear_damping;
+    p.angular_damping = b.angular_damping;
+    b.center0 = b.center;
+    b.rotation0 = b.transform.q;
+  }
+  (void)time_step;
+}
+
+void IntegrateVelocities(SolverScratch* s, float h, float max_speed) {
+  const float max_speed_sq = max_speed * max_speed;
+  for (size_t i = 0; i < s->bodies.size(); ++i) {
+    SolverBody& b = s->bodies[i];
+    const SolverBodyParams& p = s->params[i];
+    if (p.inv_mass == 0.0f && p.inv_inertia == 0.0f) continue;  // kinematic
+    // v += h * (g + F/m), then implicit damping v /= 1 + h c.
+    Vec2 v = b.linear_velocity + h * (p.gravity + p.inv_mass * p.force);
+    float w = b.angular_velocity + h * p.inv_inertia * p.torque;
+    v *= 1.0f / (1.0f + h * p.linear_damping);
+    w *= 1.0f / (1.0f + h * p.angular_damping);
+    const float speed_sq = LengthSquared(v);
+    if (speed_sq > max_speed_sq) v *= max_speed / Sqrt(speed_sq);
+    b.linear_velocity = v;
+    b.angular_velocity = w;
+  }
+}
+
+void IntegratePositions(SolverScratch* s, float h) {
+  for (SolverBody& b : s->bodies) {
+    b.delta_position = MulAdd(b.delta_position, h, b.linear_velocity);
+    b.delta_rotation = IntegrateRotation(b.delta_rotation, h * b.angular_velocity);
+  }
+}
+
+// Copies results back to the bodies and advances sleep timers.
+void Finalize(WorldState* w, float time_step, SolverScratch* s) {
+  for (size_t i = 0; i < s->bodies.size(); ++i) {
+    const SolverBody& sb = s->bodies[i];
+    Body& b = w->bodies[s->awake_bodies[i]];
+    b.linear_velocity = sb.linear_velocity;
+    b.angular_velocity = sb.angular_velocity;
+    b.center = b.center0 + sb.delta_position;
+    b.transform.q = NormalizeRot(MulRot(b.rotation0, sb.delta_rotation));
+    b.transform.p = b.center - RotateVector(b.transform.q, b.local_center);
+    b.force = {0.0f, 0.0f};
+    b.torque = 0.0f;
+
+    // Sleep timer: the fastest surface point must stay below the threshold.
+    if (!b.allow_sleep || !w->def.enable_sleep) {
+      b.sleep_time = 0.0f;
+    } else {
+      const float surface_speed = Abs(b.angular_velocity) * b.max_extent;
+      const float speed_sq = LengthSquared(b.linear_velocity);
+      const float limit = b.sleep_threshold;
+      if (speed_sq > limit * limit || surface_speed > limit) {
+        b.sleep_time = 0.0f;
+      } else {
+        b.sleep_time += time_step;
+      }
+    }
+    // A moving kinematic body keeps whatever it touches awake.
+    if (b.type == BodyType::kKinematic && b.sleep_time == 0.0f) {
+      for (int32_t c : b.contacts) {
+        const Contact& contact = w->contacts[c];
+        if ((contact.flags & kContactTouching) == 0) continue;
+        const int32_t other = contact.body_a == s->awake_bodies[i] ? contact.body_b : contact.body_a;
+        w->bodies[other].sleep_time = 0.0f;
+      }
+    }
+  }
+}
+
+void ReportHits(WorldState* w, const SolverScratch& s) {
+  const float threshold = w->def.hit_event_threshold;
+  for (const ContactConstraint& cc : s.contacts) {
+    const Contact& c = w->contacts[cc.contact];
+    if ((c.flags & kContactEnableHits) == 0) continue;
+    float best = threshold;
+    int32_t best_point = -1;
+    for (int32_t j = 0; j < cc.point_count; ++j) {
+      const float approach = -cc.points[j].relative_velocity;
+      if (approach > best && cc.points[j].max_normal_impulse > 0.0f) {
+        best = approach;
+        best_point = j;
+      }
+    }
+    if (best_point < 0) continue;
+    w->events.contact_hit.push_back({MakeShapeId(*w, c.shape_a), MakeShapeId(*w, c.shape_b),
+                                     c.manifold.points[best_point].point, cc.normal, best});
+  }
+}
+
+}  // namespace
+
+void Solve(WorldState* w, float time_step, SolverScratch* s) {
+  GatherBodies(w, time_step, s);
+  PrepareContacts(*w, s->params, &s->contacts);
+
+  const int32_t substeps = w->def.substep_count;
+  const float h = time_step / static_cast<float>(substeps);
+  const float inv_h = 1.0f / h;
+  // Contacts stiffer than a quarter of the substep rate would ring.
+  const float hertz = Min(w->def.contact_hertz, 0.25f * inv_h);
+  const Softness softness = MakeSoftness(hertz, w->def.contact_damping_ratio, h);
+  const float push = w->def.contact_push_max_velocity;
+
+  for (int32_t i = 0; i < substeps; ++i) {
+    IntegrateVelocities(s, h, w->def.maximum_linear_speed);
+    WarmStartContacts(&s->contacts, &s->bodies);
+    SolveContacts(&s->contacts, &s->bodies, softness, inv_h, push, /*use_bias=*/true);
+    IntegratePositions(s, h);
+    SolveContacts(&s->contacts, &s->bodies, softness, inv_h, push, /*use_bias=*/false);
+  }
+  ApplyRestitution(&s->contacts, &s->bodies, w->def.restitution_threshold);
+  StoreImpulses(s->contacts, w);
+  ReportHits(w, *s);
+  Finalize(w, time_step, s);
+}
+
+}  // namespace atl

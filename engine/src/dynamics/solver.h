@@ -1,0 +1,33 @@
+// Atoll — step stage 6: the soft-step solve of every awake body.
+
+#ifndef ATOLL_DYNAMICS_SOLVER_H_
+#define ATOLL_DYNAMICS_SOLVER_H_
+
+#include <vector>
+
+#include "dynamics/contact_solver.h"
+#include "dynamics/solver_body.h"
+
+namespace atl {
+
+struct WorldState;
+
+/// Scratch arrays of one solve, kept between steps to reuse their memory.
+struct SolverScratch {
+  /// Body index of each solver slot, ascending.
+  std::vector<int32_t> awake_bodies;
+  std::vector<SolverBody> bodies;
+  std::vector<SolverBodyParams> params;
+  std::vector<ContactConstraint> contacts;
+};
+
+/// Integrates and solves every awake non-static body for `time_step`:
+/// per substep integrate velocities, warm start, solve with bias, integrate
+/// positions, relax; then restitution, impulses stored for warm starting,
+/// and the bodies' poses, velocities and sleep timers written back. Also
+/// fills the step's hit events.
+void Solve(WorldState* world, float time_step, SolverScratch* scratch);
+
+}  // namespace atl
+
+#endif  // ATOLL_DYNAMICS_SOLVER_H_

@@ -1,0 +1,118 @@
+// The built-in scene table, BuildWorld and AddSceneBody.
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "atoll/scene.h"
+#include "scenes/motion_scenes.h"
+#include "scenes/stack_scenes.h"
+#include "scenes/stress_scenes.h"
+
+namespace atl {
+namespace {
+
+struct SceneEntry {
+  SceneInfo info;
+  SceneDesc (*make)(int32_t size, uint64_t seed);
+};
+
+// Alphabetical; ListScenes returns this order.
+const SceneEntry kScenes[] = {
+    {{"add_pair", "zero-g circles hit by a fast bullet box", "resting circles", 400},
+     [](int32_t n, uint64_t s) { return scenes::AddPair(n, s); }},
+    {{"diagonal", "bodies falling through diagonal static segments", "diagonal segments", 400},
+     [](int32_t n, uint64_t s) { return scenes::Diagonal(n, s); }},
+    {{"falling_circles", "circles of mixed size falling onto the ground", "circles", 1000},
+     [](int32_t n, uint64_t s) { return scenes::FallingCircles(n, s); }},
+    {{"falling_squares", "squares of mixed size falling onto the ground", "squares", 1000},
+     [](int32_t n, uint64_t s) { return scenes::FallingSquares(n, s); }},
+    {{"large_pyramid", "one pyramid of boxes (Box2D v3 benchmark)", "boxes in the bottom row", 100},
+     [](int32_t n, uint64_t) { return scenes::LargePyramid(n); }},
+    {{"many_pyramids", "pyramids of base 10 in rows of 20 (Box2D v3 benchmark)", "pyramids", 400},
+     [](int32_t n, uint64_t) { return scenes::ManyPyramids(n); }},
+    {{"mixed_static_dynamic", "dynamic circles and boxes falling through static pegs", "fixtures", 1000},
+     [](int32_t n, uint64_t s) { return scenes::MixedStaticDynamic(n, s); }},
+    {{"mostly_static", "a block of static boxes with a channel of a few dynamic bodies", "static boxes", 5000},
+     [](int32_t n, uint64_t) { return scenes::MostlyStatic(n); }},
+    {{"n2", "boxes created almost at one point", "boxes", 200},
+     [](int32_t n, uint64_t) { return scenes::N2(n); }},
+    {{"pyramid", "a pyramid of boxes on the ground", "boxes in the bottom row", 20},
+     [](int32_t n, uint64_t) { return scenes::Pyramid(n); }},
+    {{"slow_explosion", "zero-g circles drifting slowly apart", "circles", 1000},
+     [](int32_t n, uint64_t) { return scenes::SlowExplosion(n); }},
+    {{"smash", "a ram at 40 m/s into a block of sleeping boxes (Box2D v3 benchmark)", "boxes", 9600},
+     [](int32_t n, uint64_t) { return scenes::Smash(n); }},
+    {{"tumbler", "small boxes in a turning drum (Box2D v3 benchmark)", "boxes per side", 45},
+     [](int32_t n, uint64_t) { return scenes::Tumbler(n); }},
+    {{"vertical_stack", "one column of boxes", "boxes", 15},
+     [](int32_t n, uint64_t) { return scenes::VerticalStack(n); }},
+};
+
+constexpr int32_t kMaxSceneSize = 2'000'000;
+
+}  // namespace
+
+std::vector<SceneInfo> ListScenes() {
+  std::vector<SceneInfo> out;
+  for (const SceneEntry& e : kScenes) out.push_back(e.info);
+  return out;
+}
+
+absl::StatusOr<SceneDesc> MakeScene(std::string_view name, const SceneParams& params) {
+  for (const SceneEntry& e : kScenes) {
+    if (e.info.name != name) continue;
+    if (params.size < 0 || params.size > kMaxSceneSize) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("scene size must be in 0..", kMaxSceneSize, ", got ", params.size));
+    }
+    const int32_t size = params.size == 0 ? e.info.default_size : params.size;
+    return e.make(size, params.seed);
+  }
+  return absl::NotFoundError(absl::StrCat("no built-in scene named '", std::string(name), "'"));
+}
+
+absl::StatusOr<BodyId> AddSceneBody(World* world, const SceneBody& body) {
+  absl::StatusOr<BodyId> id = world->CreateBody(body.def);
+  if (!id.ok()) return id.status();
+  for (size_t i = 0; i < body.shapes.size(); ++i) {
+    const SceneShape& s = body.shapes[i];
+    absl::StatusOr<ShapeId> shape;
+    switch (s.geometry.type) {
+      case ShapeType::kCircle:
+        shape = world->CreateCircleShape(*id, s.def, s.geometry.circle);
+        break;
+      case ShapeType::kCapsule:
+        shape = world->CreateCapsuleShape(*id, s.def, s.geometry.capsule);
+        break;
+      case ShapeType::kPolygon:
+        shape = world->CreatePolygonShape(*id, s.def, s.geometry.polygon);
+        break;
+      case ShapeType::kSegment:
+        shape = world->CreateSegmentShape(*id, s.def, s.geometry.segment);
+        break;
+      case ShapeType::kChainSegment:
+        shape = world->CreateChainSegmentShape(*id, s.def, s.geometry.chain_segment);
+        break;
+    }
+    if (!shape.ok()) {
+      (void)world->DestroyBody(*id);
+      return absl::InvalidArgumentError(
+          absl::StrCat("shape ", i, ": ", shape.status().message()));
+    }
+  }
+  return id;
+}
+
+absl::StatusOr<std::unique_ptr<World>> BuildWorld(const SceneDesc& desc) {
+  absl::StatusOr<std::unique_ptr<World>> world = World::Create(desc.world);
+  if (!world.ok()) return world.status();
+  for (size_t i = 0; i < desc.bodies.size(); ++i) {
+    absl::StatusOr<BodyId> id = AddSceneBody(world->get(), desc.bodies[i]);
+    if (!id.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("body ", i, ": ", id.status().message()));
+    }
+  }
+  return world;
+}
+
+}  // namespace atl

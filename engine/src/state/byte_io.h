@@ -1,0 +1,108 @@
+// Atoll — little-endian byte writer and bounds-checked reader for snapshots.
+
+#ifndef ATOLL_STATE_BYTE_IO_H_
+#define ATOLL_STATE_BYTE_IO_H_
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "atoll/math.h"
+
+namespace atl {
+
+static_assert(std::endian::native == std::endian::little,
+              "snapshots are written little-endian by memcpy");
+
+class ByteWriter {
+ public:
+  explicit ByteWriter(std::string* out) : out_(out) {}
+  template <typename T>
+  void Put(T value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const size_t at = out_->size();
+    out_->resize(at + sizeof(T));
+    std::memcpy(out_->data() + at, &value, sizeof(T));
+  }
+  void PutBool(bool v) { Put<uint8_t>(v ? 1 : 0); }
+  void PutVec(Vec2 v) {
+    Put(v.x);
+    Put(v.y);
+  }
+  void PutRot(Rot q) {
+    Put(q.c);
+    Put(q.s);
+  }
+  template <typename T>
+  void PutArray(const std::vector<T>& values) {
+    Put<uint32_t>(static_cast<uint32_t>(values.size()));
+    const size_t at = out_->size();
+    out_->resize(at + values.size() * sizeof(T));
+    if (!values.empty()) std::memcpy(out_->data() + at, values.data(), values.size() * sizeof(T));
+  }
+  size_t size() const { return out_->size(); }
+
+ private:
+  std::string* out_;
+};
+
+/// Reads fields; the first read past the end or of a bad value sets ok()
+/// false and every later read returns zeros, so parsers check once at the
+/// end of a section instead of after every field.
+class ByteReader {
+ public:
+  explicit ByteReader(std::span<const uint8_t> bytes) : bytes_(bytes) {}
+  template <typename T>
+  T Get() {
+    T value{};
+    if (!ok_ || bytes_.size() - pos_ < sizeof(T)) {
+      ok_ = false;
+      return value;
+    }
+    std::memcpy(&value, bytes_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return value;
+  }
+  bool GetBool() {
+    const uint8_t v = Get<uint8_t>();
+    if (v > 1) ok_ = false;
+    return v == 1;
+  }
+  Vec2 GetVec() {
+    const float x = Get<float>();
+    return {x, Get<float>()};
+  }
+  Rot GetRot() {
+    const float c = Get<float>();
+    return {c, Get<float>()};
+  }
+  /// An array of at most `max_count` elements.
+  template <typename T>
+  std::vector<T> GetArray(uint32_t max_count) {
+    const uint32_t n = Get<uint32_t>();
+    std::vector<T> values;
+    if (!ok_ || n > max_count || (bytes_.size() - pos_) / sizeof(T) < n) {
+      ok_ = false;
+      return values;
+    }
+    values.resize(n);
+    if (n > 0) std::memcpy(values.data(), bytes_.data() + pos_, n * sizeof(T));
+    pos_ += n * sizeof(T);
+    return values;
+  }
+  void Fail() { ok_ = false; }
+  bool ok() const { return ok_; }
+  bool AtEnd() const { return pos_ == bytes_.size(); }
+
+ private:
+  std::span<const uint8_t> bytes_;
+  size_t pos_ = 0;
+  bool ok_ = true;
+};
+
+}  // namespace atl
+
+#endif  // ATOLL_STATE_BYTE_IO_H_

@@ -1,0 +1,84 @@
+// Atoll — everything a world holds. Internal.
+//
+// All records live in index-addressed vectors with IdPool free lists, so the
+// state is plain data: iteration order is index order on every machine, and
+// a snapshot is a walk over these arrays.
+
+#ifndef ATOLL_WORLD_WORLD_STATE_H_
+#define ATOLL_WORLD_WORLD_STATE_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "atoll/events.h"
+#include "atoll/profile.h"
+#include "atoll/world_def.h"
+#include "broad_phase/broad_phase.h"
+#include "core/bit_set.h"
+#include "core/id_pool.h"
+#include "dynamics/body.h"
+#include "dynamics/contact.h"
+#include "dynamics/island.h"
+#include "dynamics/shape.h"
+
+namespace atl {
+
+struct WorldScratch;
+
+struct WorldState {
+  WorldState();
+  ~WorldState();
+  WorldState(WorldState&&) noexcept;
+  WorldState& operator=(WorldState&&) noexcept;
+
+  WorldDef def;
+
+  IdPool body_ids;
+  std::vector<Body> bodies;
+  IdPool shape_ids;
+  std::vector<Shape> shapes;
+  IdPool contact_ids;
+  std::vector<Contact> contacts;
+  IdPool island_ids;
+  std::vector<Island> islands;
+
+  /// Proxy id = shape index (see BroadPhase::CreateProxyWithId).
+  std::unique_ptr<BroadPhase> broad_phase;
+
+  /// Completed steps.
+  int64_t step_count = 0;
+  /// The time step of the last Step, for restitution and sleep timing.
+  float last_time_step = 0.0f;
+
+  /// Events of the last step.
+  StepEvents events;
+  /// End events from destroying things between steps; delivered with the
+  /// next step's events.
+  std::vector<ContactEndEvent> pending_contact_end;
+  std::vector<SensorEndEvent> pending_sensor_end;
+
+  // --- Scratch, rebuilt every step (not part of the state) ---------------
+  StepProfile profile;
+  /// Time spent applying touching changes to islands inside UpdateContacts.
+  float island_link_ms = 0.0f;
+  std::vector<ProxyPair> pairs;
+  /// Contacts that began / stopped touching during the narrow phase, applied
+  /// in contact index order afterwards (seed 002).
+  BitSet begin_touching;
+  BitSet end_touching;
+  /// Solver arrays and the like (world.cc).
+  std::unique_ptr<WorldScratch> scratch;
+};
+
+/// Makes ids for records of this world.
+inline BodyId MakeBodyId(const WorldState& w, int32_t index) {
+  return {static_cast<uint32_t>(index), w.def.world_id, w.body_ids.Generation(index)};
+}
+inline ShapeId MakeShapeId(const WorldState& w, int32_t index) {
+  return {static_cast<uint32_t>(index), w.def.world_id, w.shape_ids.Generation(index)};
+}
+
+}  // namespace atl
+
+#endif  // ATOLL_WORLD_WORLD_STATE_H_
