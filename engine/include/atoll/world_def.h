@@ -23,7 +23,11 @@ struct WorldDef {
   /// order, so this never changes results, only speed.
   BroadPhaseType broad_phase = BroadPhaseType::kBatchBvh;
   /// Contact stiffness, Hz (capped at a quarter of the substep rate). > 0.
-  float contact_hertz = 30.0f;
+  /// Stiff by default: a contact's spring is scaled to the two bodies'
+  /// effective mass, so at 30 Hz a column of 15 unit boxes sinks ~1 cm per
+  /// joint and slowly buckles; 60 Hz (the cap at 4 substeps of 1/60 s)
+  /// keeps it standing.
+  float contact_hertz = 60.0f;
   /// Contact damping ratio (1 = critical; larger is softer bounce). >= 0.
   float contact_damping_ratio = 10.0f;
   /// Largest speed at which overlap is pushed apart, m/s. > 0.

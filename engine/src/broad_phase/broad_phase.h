@@ -37,6 +37,7 @@
 
 #include "absl/functional/function_ref.h"
 #include "atoll/broad_phase_type.h"
+#include "atoll/cast.h"
 #include "atoll/filter.h"
 #include "atoll/math.h"
 
@@ -61,14 +62,6 @@ inline bool operator==(ProxyPair x, ProxyPair y) {
   return x.a == y.a && x.b == y.b;
 }
 inline bool operator!=(ProxyPair x, ProxyPair y) { return !(x == y); }
-
-/// A ray segment: the points origin + t * translation for t in
-/// [0, max_fraction].
-struct RayCastInput {
-  Vec2 origin;
-  Vec2 translation;
-  float max_fraction = 1.0f;
-};
 
 /// One ray hit reported by a RayCastFn.
 struct RayHit {

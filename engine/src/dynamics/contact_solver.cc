@@ -108,9 +108,12 @@ void SolveContacts(std::vector<ContactConstraint>* constraints,
     for (int32_t j = 0; j < cc.point_count; ++j) {
       ContactConstraintPoint& cp = cc.points[j];
       // Where the anchors are now relative to where they started.
-      const Vec2 ra = RotateVector(a.delta_rotation, cp.anchor_a);
-      const Vec2 rb = RotateVector(b.delta_rotation, cp.anchor_b);
-      const Vec2 d = dp + (rb - ra);
+      // Separation from how the anchors moved since the step began; the
+      // velocity Jacobian keeps the step-start anchors, consistent with the
+      // effective mass computed in PrepareContacts.
+      const Vec2 ra = cp.anchor_a;
+      const Vec2 rb = cp.anchor_b;
+      const Vec2 d = dp + (RotateVector(b.delta_rotation, rb) - RotateVector(a.delta_rotation, ra));
       const float s = Dot(n, d) + cp.base_separation;
 
       float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
@@ -141,14 +144,14 @@ void SolveContacts(std::vector<ContactConstraint>* constraints,
 
     for (int32_t j = 0; j < cc.point_count; ++j) {
       ContactConstraintPoint& cp = cc.points[j];
-      const Vec2 ra = RotateVector(a.delta_rotation, cp.anchor_a);
-      const Vec2 rb = RotateVector(b.delta_rotation, cp.anchor_b);
+      const Vec2 ra = cp.anchor_a;
+      const Vec2 rb = cp.anchor_b;
       const Vec2 dv = (b.linear_velocity + Cross(b.angular_velocity, rb)) -
                       (a.linear_velocity + Cross(a.angular_velocity, ra));
       float vt = Dot(dv, t);
       if (use_bias) {
         // Anchor drift along the surface since the step began.
-        const Vec2 d = dp + (rb - ra);
+        const Vec2 d = dp + (RotateVector(b.delta_rotation, rb) - RotateVector(a.delta_rotation, ra));
         vt += softness.bias_rate * Dot(t, d - (cp.anchor_b - cp.anchor_a));
       }
       const float limit = cc.friction * cp.normal_impulse;
@@ -179,8 +182,8 @@ void ApplyRestitution(std::vector<ContactConstraint>* constraints,
       // Only where the bodies approached fast enough and the contact
       // actually pushed during the step.
       if (cp.relative_velocity > -threshold || cp.max_normal_impulse == 0.0f) continue;
-      const Vec2 ra = RotateVector(a.delta_rotation, cp.anchor_a);
-      const Vec2 rb = RotateVector(b.delta_rotation, cp.anchor_b);
+      const Vec2 ra = cp.anchor_a;
+      const Vec2 rb = cp.anchor_b;
       const Vec2 dv = (b.linear_velocity + Cross(b.angular_velocity, rb)) -
                       (a.linear_velocity + Cross(a.angular_velocity, ra));
       const float vn = Dot(dv, n);
