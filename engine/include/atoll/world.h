@@ -119,7 +119,8 @@ class World {
 
   // --- Shapes -----------------------------------------------------------
 
-  /// Attaches a shape to a body and updates the body's mass. Errors:
+  /// Attaches a shape to a body and updates the body's mass; does not wake
+  /// the body. Errors:
   /// InvalidArgument for a bad def or geometry, NotFound for a stale body.
   absl::StatusOr<ShapeId> CreateCircleShape(BodyId body, const ShapeDef& def,
                                             const Circle& circle);

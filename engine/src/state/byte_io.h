@@ -45,8 +45,20 @@ class ByteWriter {
   }
   size_t size() const { return out_->size(); }
 
+  /// Starts a framed record: u32 key, u32 length (patched by EndRecord).
+  void BeginRecord(uint32_t key) {
+    Put(key);
+    record_start_ = out_->size();
+    Put<uint32_t>(0);
+  }
+  void EndRecord() {
+    const uint32_t length = static_cast<uint32_t>(out_->size() - record_start_ - 4);
+    std::memcpy(out_->data() + record_start_, &length, 4);
+  }
+
  private:
   std::string* out_;
+  size_t record_start_ = 0;
 };
 
 /// Reads fields; the first read past the end or of a bad value sets ok()
@@ -92,6 +104,16 @@ class ByteReader {
     if (n > 0) std::memcpy(values.data(), bytes_.data() + pos_, n * sizeof(T));
     pos_ += n * sizeof(T);
     return values;
+  }
+  /// The next `length` bytes as a span (empty and !ok() past the end).
+  std::span<const uint8_t> GetBytes(uint32_t length) {
+    if (!ok_ || bytes_.size() - pos_ < length) {
+      ok_ = false;
+      return {};
+    }
+    const std::span<const uint8_t> out = bytes_.subspan(pos_, length);
+    pos_ += length;
+    return out;
   }
   void Fail() { ok_ = false; }
   bool ok() const { return ok_; }

@@ -4,17 +4,37 @@
 
 #include "absl/strings/str_cat.h"
 #include "state/byte_io.h"
+#include "state/snapshot_format.h"
 #include "world/world_state.h"
 
 namespace atl {
 namespace {
 
-constexpr char kMagic[8] = {'A', 'T', 'O', 'L', 'L', 'S', 'N', 'P'};
-constexpr size_t kHeaderSize = 8 + 4 + 4;
-constexpr size_t kTrailerSize = 8;
+constexpr size_t kHeaderSize = kSnapshotHeaderSize;
+constexpr size_t kTrailerSize = kSnapshotTrailerSize;
 // Far above any world we host; bounds every count read from a blob so a
 // corrupt length cannot make us allocate gigabytes.
 constexpr uint32_t kMaxRecords = 1u << 24;
+
+// The body is a sequence of framed records [u32 key][u32 length][bytes] in
+// ascending key order; key = kind << 24 | index. Framing lets a delta work
+// record by record (an unchanged record, such as a sleeping body, costs
+// nothing) without understanding what is inside.
+enum RecordKind : uint32_t {
+  kHeaderRecord = 1,
+  kBodyPool = 2,
+  kBodyRecord = 3,
+  kShapePool = 4,
+  kShapeRecord = 5,
+  kContactPool = 6,
+  kContactRecord = 7,
+  kIslandPool = 8,
+  kIslandRecord = 9,
+  kEventsRecord = 10,
+};
+constexpr uint32_t Key(RecordKind kind, int32_t index = 0) {
+  return (static_cast<uint32_t>(kind) << 24) | static_cast<uint32_t>(index);
+}
 
 // --- Writing --------------------------------------------------------------
 
@@ -178,25 +198,48 @@ void PutWorldDef(ByteWriter* w, const WorldDef& d) {
 
 // The body: every record slot that is alive, in index order.
 void PutBody(ByteWriter* w, const WorldState& s) {
+  w->BeginRecord(Key(kHeaderRecord));
   PutWorldDef(w, s.def);
   w->Put(s.step_count);
   w->Put(s.last_time_step);
+  w->EndRecord();
+  w->BeginRecord(Key(kBodyPool));
   PutPool(w, s.body_ids);
+  w->EndRecord();
   for (int32_t i = 0; i < s.body_ids.Capacity(); ++i) {
-    if (s.body_ids.IsAlive(i)) PutBody(w, s.bodies[i]);
+    if (!s.body_ids.IsAlive(i)) continue;
+    w->BeginRecord(Key(kBodyRecord, i));
+    PutBody(w, s.bodies[i]);
+    w->EndRecord();
   }
+  w->BeginRecord(Key(kShapePool));
   PutPool(w, s.shape_ids);
+  w->EndRecord();
   for (int32_t i = 0; i < s.shape_ids.Capacity(); ++i) {
-    if (s.shape_ids.IsAlive(i)) PutShape(w, s.shapes[i]);
+    if (!s.shape_ids.IsAlive(i)) continue;
+    w->BeginRecord(Key(kShapeRecord, i));
+    PutShape(w, s.shapes[i]);
+    w->EndRecord();
   }
+  w->BeginRecord(Key(kContactPool));
   PutPool(w, s.contact_ids);
+  w->EndRecord();
   for (int32_t i = 0; i < s.contact_ids.Capacity(); ++i) {
-    if (s.contact_ids.IsAlive(i)) PutContact(w, s.contacts[i]);
+    if (!s.contact_ids.IsAlive(i)) continue;
+    w->BeginRecord(Key(kContactRecord, i));
+    PutContact(w, s.contacts[i]);
+    w->EndRecord();
   }
+  w->BeginRecord(Key(kIslandPool));
   PutPool(w, s.island_ids);
+  w->EndRecord();
   for (int32_t i = 0; i < s.island_ids.Capacity(); ++i) {
-    if (s.island_ids.IsAlive(i)) PutIsland(w, s.islands[i]);
+    if (!s.island_ids.IsAlive(i)) continue;
+    w->BeginRecord(Key(kIslandRecord, i));
+    PutIsland(w, s.islands[i]);
+    w->EndRecord();
   }
+  w->BeginRecord(Key(kEventsRecord));
   w->Put<uint32_t>(static_cast<uint32_t>(s.pending_contact_end.size()));
   for (const ContactEndEvent& e : s.pending_contact_end) {
     PutShapeId(w, e.shape_a);
@@ -207,6 +250,7 @@ void PutBody(ByteWriter* w, const WorldState& s) {
     PutShapeId(w, e.sensor);
     PutShapeId(w, e.visitor);
   }
+  w->EndRecord();
 }
 
 // --- Reading ----------------------------------------------------------------
@@ -294,44 +338,56 @@ bool Finite(Vec2 v) { return IsFinite(v.x) && IsFinite(v.y); }
 
 class Parser {
  public:
-  Parser(std::span<const uint8_t> body, WorldState* s) : r_(body), s_(s) {}
+  Parser(std::span<const uint8_t> body, WorldState* s) : seq_(body), r_({}), s_(s) {}
 
   absl::Status Parse() {
-    if (!ParseDef()) return Error("world settings");
+    if (!Enter(Key(kHeaderRecord)) || !ParseDef()) return Error("world settings");
     s_->step_count = r_.Get<int64_t>();
     s_->last_time_step = r_.Get<float>();
-    if (!r_.ok() || s_->step_count < 0) return Error("step counter");
+    if (!Leave() || s_->step_count < 0) return Error("step counter");
 
-    if (!GetPool(&r_, &s_->body_ids)) return Error("body id pool");
+    if (!Enter(Key(kBodyPool)) || !GetPool(&r_, &s_->body_ids) || !Leave()) {
+      return Error("body id pool");
+    }
     s_->bodies.assign(s_->body_ids.Capacity(), Body());
     for (int32_t i = 0; i < s_->body_ids.Capacity(); ++i) {
-      if (s_->body_ids.IsAlive(i) && !ParseBody(&s_->bodies[i])) {
+      if (s_->body_ids.IsAlive(i) &&
+          (!Enter(Key(kBodyRecord, i)) || !ParseBody(&s_->bodies[i]) || !Leave())) {
         return Error(absl::StrCat("body ", i));
       }
     }
-    if (!GetPool(&r_, &s_->shape_ids)) return Error("shape id pool");
+    if (!Enter(Key(kShapePool)) || !GetPool(&r_, &s_->shape_ids) || !Leave()) {
+      return Error("shape id pool");
+    }
     s_->shapes.assign(s_->shape_ids.Capacity(), Shape());
     for (int32_t i = 0; i < s_->shape_ids.Capacity(); ++i) {
-      if (s_->shape_ids.IsAlive(i) && !ParseShape(&s_->shapes[i])) {
+      if (s_->shape_ids.IsAlive(i) &&
+          (!Enter(Key(kShapeRecord, i)) || !ParseShape(&s_->shapes[i]) || !Leave())) {
         return Error(absl::StrCat("shape ", i));
       }
     }
-    if (!GetPool(&r_, &s_->contact_ids)) return Error("contact id pool");
+    if (!Enter(Key(kContactPool)) || !GetPool(&r_, &s_->contact_ids) || !Leave()) {
+      return Error("contact id pool");
+    }
     s_->contacts.assign(s_->contact_ids.Capacity(), Contact());
     for (int32_t i = 0; i < s_->contact_ids.Capacity(); ++i) {
-      if (s_->contact_ids.IsAlive(i) && !ParseContact(&s_->contacts[i])) {
+      if (s_->contact_ids.IsAlive(i) &&
+          (!Enter(Key(kContactRecord, i)) || !ParseContact(&s_->contacts[i]) || !Leave())) {
         return Error(absl::StrCat("contact ", i));
       }
     }
-    if (!GetPool(&r_, &s_->island_ids)) return Error("island id pool");
+    if (!Enter(Key(kIslandPool)) || !GetPool(&r_, &s_->island_ids) || !Leave()) {
+      return Error("island id pool");
+    }
     s_->islands.assign(s_->island_ids.Capacity(), Island());
     for (int32_t i = 0; i < s_->island_ids.Capacity(); ++i) {
-      if (s_->island_ids.IsAlive(i) && !ParseIsland(&s_->islands[i])) {
+      if (s_->island_ids.IsAlive(i) &&
+          (!Enter(Key(kIslandRecord, i)) || !ParseIsland(&s_->islands[i]) || !Leave())) {
         return Error(absl::StrCat("island ", i));
       }
     }
-    if (!ParseEvents()) return Error("pending events");
-    if (!r_.AtEnd()) return Error("trailing bytes");
+    if (!Enter(Key(kEventsRecord)) || !ParseEvents() || !Leave()) return Error("pending events");
+    if (!seq_.AtEnd()) return Error("trailing bytes");
     if (std::string problem = CheckReferences(); !problem.empty()) return Error(problem);
     return absl::OkStatus();
   }
@@ -576,6 +632,19 @@ class Parser {
     return "";
   }
 
+  // Opens the next record, which must have `key`; r_ then reads inside it.
+  bool Enter(uint32_t key) {
+    const uint32_t found = seq_.Get<uint32_t>();
+    const uint32_t length = seq_.Get<uint32_t>();
+    const std::span<const uint8_t> bytes = seq_.GetBytes(length);
+    if (!seq_.ok() || found != key) return false;
+    r_ = ByteReader(bytes);
+    return true;
+  }
+  // The record was read completely and correctly.
+  bool Leave() const { return r_.ok() && r_.AtEnd(); }
+
+  ByteReader seq_;
   ByteReader r_;
   WorldState* s_;
 };
@@ -601,7 +670,7 @@ void RebuildBroadPhase(WorldState* s) {
 void SaveSnapshot(const World& world, std::string* out) {
   out->clear();
   ByteWriter w(out);
-  for (char c : kMagic) w.Put(c);
+  for (char c : kSnapshotMagic) w.Put(c);
   w.Put(kSnapshotVersion);
   w.Put<uint32_t>(0);  // body length, patched below
   PutBody(&w, world.state());
@@ -621,7 +690,7 @@ absl::Status RestoreSnapshot(std::span<const uint8_t> bytes, World* world) {
     return absl::InvalidArgumentError(
         absl::StrCat("snapshot: truncated (", bytes.size(), " bytes)"));
   }
-  if (std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
+  if (std::memcmp(bytes.data(), kSnapshotMagic, sizeof(kSnapshotMagic)) != 0) {
     return absl::InvalidArgumentError("snapshot: not an Atoll snapshot (bad magic)");
   }
   uint32_t version = 0, body_size = 0;

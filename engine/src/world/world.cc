@@ -198,8 +198,9 @@ absl::StatusOr<ShapeId> AddShape(WorldState* w, BodyId body_id, const ShapeDef& 
   shape.user_data = def.user_data;
   w->bodies[body].shapes.push_back(index);
   UpdateBodyMass(w, body);
+  // No wake: a body created asleep (a settled pile restored from a level
+  // file) stays asleep while its shapes are attached.
   if (w->bodies[body].enabled) CreateProxy(w, index);
-  WakeBody(w, body);
   return MakeShapeId(*w, index);
 }
 
