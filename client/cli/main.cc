@@ -2,6 +2,7 @@
 //
 //   atoll version [--server=HOST:PORT]
 //   atoll health  --server=HOST:PORT [--timeout=2s]
+//   atoll synctest SCENE [--ticks=N] [--rollback=K] [--size=N] [--seed=S]
 //
 // Every failure prints one line to stderr and exits non-zero.
 
@@ -15,6 +16,7 @@
 #include "absl/time/time.h"
 #include "atoll/client/connection.h"
 #include "atoll/version.h"
+#include "client/cli/synctest_command.h"
 
 ABSL_FLAG(std::string, server, "",
           "atoll-server address HOST:PORT (default: none)");
@@ -28,7 +30,9 @@ constexpr char kUsage[] =
     "commands:\n"
     "  version   print client and engine versions (and the server's with "
     "--server)\n"
-    "  health    exit 0 only when --server reports SERVING\n";
+    "  health    exit 0 only when --server reports SERVING\n"
+    "  synctest  roll back and re-simulate a built-in scene every tick;\n"
+    "            exit 1 and print the first divergent tick on a mismatch\n";
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "atoll: %s\n", message.c_str());
@@ -71,6 +75,10 @@ int main(int argc, char** argv) {
   const std::string command = positional[1];
   if (command == "version") return RunVersion();
   if (command == "health") return RunHealth();
+  if (command == "synctest") {
+    return atl::cli::RunSyncTestCommand(
+        std::vector<std::string>(positional.begin() + 2, positional.end()));
+  }
   std::fprintf(stderr, "atoll: unknown command '%s'\n%s", command.c_str(),
                kUsage);
   return 2;

@@ -76,6 +76,20 @@ TEST(CliTest, ServerExitsCleanlyOnSigterm) {
   EXPECT_NE((*server)->Output().find("shutting down"), std::string::npos);
 }
 
+TEST(CliTest, SyncTestPassesOnABuiltInScene) {
+  std::string output;
+  ASSERT_EQ(RunCommand({BinaryPath("atoll"), "synctest", "pyramid", "--size=6", "--ticks=120",
+                        "--rollback=8"},
+                       &output),
+            0)
+      << output;
+  EXPECT_NE(output.find("no divergence"), std::string::npos) << output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "synctest", "no_such_scene"}, &output), 1);
+  EXPECT_NE(output.find("no_such_scene"), std::string::npos) << output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "synctest", "pyramid", "--rollback=0"}, &output), 1);
+  EXPECT_NE(output.find("rollback"), std::string::npos) << output;
+}
+
 TEST(CliTest, ServerRefusesBadListenFlag) {
   std::string output;
   EXPECT_EQ(RunCommand({BinaryPath("atoll-server"), "--listen=nonsense"}, &output), 1);
