@@ -23,9 +23,9 @@ class ByteWriter {
   template <typename T>
   void Put(T value) {
     static_assert(std::is_trivially_copyable_v<T>);
-    const size_t at = out_->size();
-    out_->resize(at + sizeof(T));
-    std::memcpy(out_->data() + at, &value, sizeof(T));
+    // append, not resize + memcpy: resize zero-fills first, which doubled
+    // the cost of a snapshot.
+    out_->append(reinterpret_cast<const char*>(&value), sizeof(T));
   }
   void PutBool(bool v) { Put<uint8_t>(v ? 1 : 0); }
   void PutVec(Vec2 v) {
@@ -39,9 +39,7 @@ class ByteWriter {
   template <typename T>
   void PutArray(const std::vector<T>& values) {
     Put<uint32_t>(static_cast<uint32_t>(values.size()));
-    const size_t at = out_->size();
-    out_->resize(at + values.size() * sizeof(T));
-    if (!values.empty()) std::memcpy(out_->data() + at, values.data(), values.size() * sizeof(T));
+    out_->append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
   }
   size_t size() const { return out_->size(); }
 
