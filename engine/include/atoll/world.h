@@ -25,6 +25,7 @@ namespace atl {
 
 struct WorldState;
 class DebugDraw;
+class Executor;
 struct DebugDrawOptions;
 
 /// A shape hit by a ray.
@@ -75,6 +76,11 @@ class World {
 
   /// Time per stage of the last step.
   const StepProfile& profile() const;
+
+  /// Runs the step's parallel stages on `executor` (not owned; it must
+  /// outlive the world or be replaced first). nullptr restores the serial
+  /// default. Results are bit-identical for every executor and thread count.
+  void SetExecutor(Executor* executor);
 
   /// Events of the last step (cleared at the start of each step). End
   /// events caused by destroying things between steps arrive with the next

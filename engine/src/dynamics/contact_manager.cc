@@ -193,27 +193,34 @@ void UpdateContacts(WorldState* w) {
     }
   }
 
-  // Narrow phase over contacts with an awake body. Touching changes go to
-  // bit sets (per-contact slots: safe to fill from many threads later).
+  // Narrow phase over contacts with an awake body, in parallel: each
+  // contact writes only its own manifold and its own touch_change slot.
   const int32_t count = w->contact_ids.Capacity();
+  w->touch_change.assign(static_cast<size_t>(count), 0);
+  w->executor->ParallelFor(count, 64, [w](int32_t begin, int32_t end) {
+    for (int32_t i = begin; i < end; ++i) {
+      if (!w->contact_ids.IsAlive(i)) continue;
+      Contact& c = w->contacts[i];
+      const Body& ba = w->bodies[c.body_a];
+      const Body& bb = w->bodies[c.body_b];
+      const bool a_active = ba.awake && ba.type != BodyType::kStatic;
+      const bool b_active = bb.awake && bb.type != BodyType::kStatic;
+      if (!a_active && !b_active) continue;
+      const uint32_t flag =
+          (c.flags & kContactSensor) != 0 ? kContactSensorOverlaps : kContactTouching;
+      const bool was = (c.flags & flag) != 0;
+      const bool now = UpdateManifold(w, &c);
+      if (now != was) w->touch_change[i] = now ? 1 : 2;
+    }
+  });
+  // Collected into bit sets in index order (seed 002), whatever thread ran.
   w->begin_touching.Resize(count);
   w->end_touching.Resize(count);
   w->begin_touching.ClearAll();
   w->end_touching.ClearAll();
   for (int32_t i = 0; i < count; ++i) {
-    if (!w->contact_ids.IsAlive(i)) continue;
-    Contact& c = w->contacts[i];
-    const Body& ba = w->bodies[c.body_a];
-    const Body& bb = w->bodies[c.body_b];
-    const bool a_active = ba.awake && ba.type != BodyType::kStatic;
-    const bool b_active = bb.awake && bb.type != BodyType::kStatic;
-    if (!a_active && !b_active) continue;
-    const bool was = (c.flags & ((c.flags & kContactSensor) != 0
-                                     ? kContactSensorOverlaps
-                                     : kContactTouching)) != 0;
-    const bool now = UpdateManifold(w, &c);
-    if (now && !was) w->begin_touching.Set(i);
-    if (!now && was) w->end_touching.Set(i);
+    if (w->touch_change[i] == 1) w->begin_touching.Set(i);
+    if (w->touch_change[i] == 2) w->end_touching.Set(i);
   }
 
   // Apply the changes in contact index order.

@@ -721,6 +721,7 @@ absl::Status RestoreSnapshot(std::span<const uint8_t> bytes, World* world) {
   // Keep the old scratch memory: restoring every few ticks (rollback)
   // should not reallocate the solver arrays.
   state->scratch.swap(world->state().scratch);
+  state->executor = world->state().executor;
   world->state() = std::move(*state);
   return absl::OkStatus();
 }

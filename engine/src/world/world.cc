@@ -175,6 +175,27 @@ void UpdateBodyProxies(WorldState* w, int32_t body) {
   }
 }
 
+// New boxes for the shapes of every body the solver moved: computed in
+// parallel (each shape its own slot), handed to the broad phase in order.
+void UpdateAwakeBounds(WorldState* w) {
+  const std::vector<int32_t>& moved = w->scratch->solver.awake_bodies;
+  w->executor->ParallelFor(static_cast<int32_t>(moved.size()), 128,
+                           [w, &moved](int32_t begin, int32_t end) {
+                             for (int32_t k = begin; k < end; ++k) {
+                               const Body& b = w->bodies[moved[k]];
+                               for (int32_t s : b.shapes) {
+                                 Shape& shape = w->shapes[s];
+                                 if (shape.has_proxy) shape.aabb = ShapeAabb(shape, b.transform);
+                               }
+                             }
+                           });
+  for (int32_t b : moved) {
+    for (int32_t s : w->bodies[b].shapes) {
+      if (w->shapes[s].has_proxy) w->broad_phase->MoveProxy(s, w->shapes[s].aabb);
+    }
+  }
+}
+
 absl::StatusOr<ShapeId> AddShape(WorldState* w, BodyId body_id, const ShapeDef& def,
                                  const ShapeGeometry& geometry) {
   if (absl::Status s = CheckBody(*w, body_id); !s.ok()) return s;
@@ -222,6 +243,10 @@ int64_t World::step_count() const { return state_->step_count; }
 const StepEvents& World::events() const { return state_->events; }
 const StepProfile& World::profile() const { return state_->profile; }
 
+void World::SetExecutor(Executor* executor) {
+  state_->executor = executor != nullptr ? executor : SerialExecutor();
+}
+
 absl::Status World::Step(float time_step) {
   if (!IsFinite(time_step) || time_step <= 0.0f || time_step > 1.0f) {
     return absl::InvalidArgumentError(
@@ -262,7 +287,7 @@ absl::Status World::Step(float time_step) {
   profile.solve = ms_since(t);
   // Stage 2 for the next step: new boxes for everything that moved.
   t = Clock::now();
-  for (int32_t b : w->scratch->solver.awake_bodies) UpdateBodyProxies(w, b);
+  UpdateAwakeBounds(w);
   profile.update_bounds = ms_since(t);
   // Stage 8: sleep.
   t = Clock::now();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "atoll/events.h"
+#include "atoll/executor.h"
 #include "atoll/profile.h"
 #include "atoll/world_def.h"
 #include "broad_phase/broad_phase.h"
@@ -58,7 +59,11 @@ struct WorldState {
   std::vector<ContactEndEvent> pending_contact_end;
   std::vector<SensorEndEvent> pending_sensor_end;
 
-  // --- Scratch, rebuilt every step (not part of the state) ---------------
+  // --- Not part of the state ------------------------------------------------
+  /// Runs the parallel stages; never owned, never null.
+  Executor* executor = SerialExecutor();
+
+  // --- Scratch, rebuilt every step ----------------------------------------
   StepProfile profile;
   /// Time spent applying touching changes to islands inside UpdateContacts.
   float island_link_ms = 0.0f;
@@ -67,6 +72,9 @@ struct WorldState {
   /// in contact index order afterwards (seed 002).
   BitSet begin_touching;
   BitSet end_touching;
+  /// Per-contact narrow-phase outcome (0 none, 1 began, 2 ended), written
+  /// by the parallel narrow phase, read in index order afterwards.
+  std::vector<uint8_t> touch_change;
   /// Solver arrays and the like (world.cc).
   std::unique_ptr<WorldScratch> scratch;
 };
