@@ -80,7 +80,9 @@ struct Spread {
 
 }  // namespace
 
-KdSap::KdSap() : BroadPhase(BroadPhaseType::kKdSap) {
+KdSap::KdSap(int32_t leaf_capacity)
+    : BroadPhase(BroadPhaseType::kKdSap), leaf_capacity_(leaf_capacity) {
+  ATOLL_ASSERT(leaf_capacity >= 2);
   nodes_.emplace_back();
   nodes_[0].region = {{-kInf, -kInf}, {kInf, kInf}};
   root_ = 0;
@@ -96,8 +98,7 @@ void KdSap::MarkStale(int32_t id) {
 
 void KdSap::OnCreate(int32_t id) {
   const size_t capacity = static_cast<size_t>(id_capacity());
-  if (grown_.size() < capacity) {
-    grown_.resize(capacity);
+  if (serial_.size() < capacity) {
     serial_.resize(capacity, 0);
     rest_.resize(capacity, 0);
     same_.resize(capacity, 0);
@@ -184,6 +185,9 @@ void KdSap::PullSubtree(int32_t node) {
 void KdSap::Refresh() {
   const float epsilon = epsilon_;
   const bool grown = box_is_grown_;
+  // Item::box / Item::other hold (grown, real) or (real, grown) boxes
+  // depending on the mode of the update that wrote them.
+  const bool was_grown = prev_box_is_grown_;
   climbers_.clear();
   int64_t rest_count = 0;
   int64_t live = 0;
@@ -191,13 +195,14 @@ void KdSap::Refresh() {
   auto classify = [&](Item& item) {
     const int32_t id = item.id;
     const AABB tight = aabbs_[id];
-    same_[id] = tight == item.tight ? 1 : 0;
-    AABB& g = grown_[id];
-    const bool rest = Contains(g, tight);
-    if (!rest) g = Inflate(tight, epsilon);
+    const AABB prev_tight = was_grown ? item.other : item.box;
+    const AABB prev_grown = was_grown ? item.box : item.other;
+    same_[id] = tight == prev_tight ? 1 : 0;
+    const bool rest = Contains(prev_grown, tight);
+    const AABB g = rest ? prev_grown : Inflate(tight, epsilon);
     rest_[id] = rest ? 1 : 0;
-    item.tight = tight;
     item.box = grown ? g : tight;
+    item.other = grown ? tight : g;
     item.flags = (item.flags & (kStaticFlag | kCustomFilterFlag)) |
                  (rest ? kRestFlag : 0u);
     ++live;
@@ -245,8 +250,11 @@ void KdSap::Refresh() {
     item.body = bodies_[id];
     item.flags = flags_[id] & (kStaticFlag | kCustomFilterFlag);
     item.serial = serial;
-    item.tight = {{kInf, kInf}, {kInf, kInf}};  // differs from any real box
-    grown_[id] = {{kInf, kInf}, {-kInf, -kInf}};  // contains nothing
+    // No previous real box (differs from any) and an empty grown box.
+    const AABB none_real = {{kInf, kInf}, {kInf, kInf}};
+    const AABB none_grown = {{kInf, kInf}, {-kInf, -kInf}};
+    item.box = was_grown ? none_grown : none_real;
+    item.other = was_grown ? none_real : none_grown;
     classify(item);
     climbers_.push_back({root_, item});
   }
@@ -286,19 +294,22 @@ void KdSap::Refresh() {
                       : 0.0f;
 }
 
-void KdSap::SortBlock(Item* block, int32_t count, int32_t axis, bool nearly) {
+void KdSap::SortBlock(Item* block, int32_t sorted, int32_t count,
+                      int32_t axis) {
   auto less = [axis](const Item& x, const Item& y) {
     const float kx = Lo(x.box, axis);
     const float ky = Lo(y.box, axis);
     return kx < ky || (kx == ky && x.id < y.id);
   };
-  if (!nearly) {
+  if (sorted * 2 < count) {
     std::sort(block, block + count, less);
     return;
   }
-  // Coherent steps leave the block almost sorted: insertion sort is linear
-  // in the number of displacements.
-  for (int32_t i = 1; i < count; ++i) {
+  // The first `sorted` items were in order last step and moved a little:
+  // insertion sort is linear in their displacements. A budget guards
+  // against incoherent steps, where a full sort is cheaper.
+  int64_t budget = 8 * static_cast<int64_t>(sorted) + 64;
+  for (int32_t i = 1; i < sorted; ++i) {
     if (!less(block[i], block[i - 1])) continue;
     const Item value = block[i];
     int32_t j = i;
@@ -307,26 +318,48 @@ void KdSap::SortBlock(Item* block, int32_t count, int32_t axis, bool nearly) {
       --j;
     }
     block[j] = value;
+    budget -= i - j;
+    if (budget < 0) {
+      std::sort(block, block + count, less);
+      return;
+    }
+  }
+  if (sorted == count) return;
+  // Newcomers: sorted apart, then merged in from the back.
+  std::sort(block + sorted, block + count, less);
+  merge_scratch_.assign(block + sorted, block + count);
+  int32_t a = sorted - 1;
+  int32_t b = count - sorted - 1;
+  for (int32_t out = count - 1; b >= 0; --out) {
+    if (a >= 0 && less(merge_scratch_[b], block[a])) {
+      block[out] = block[a--];
+    } else {
+      block[out] = merge_scratch_[b--];
+    }
   }
 }
 
-void KdSap::Emit(const Item& x, const Item& y) {
-  if (mode_ == Mode::kIncremental && (x.flags & y.flags & kRestFlag) != 0) {
-    return;  // both at rest: the cache knows this pair
-  }
-  if (!Overlaps(x.box, y.box)) return;
-  if (!AcceptPair(x.id, x.body, x.flags, y.id, y.body, y.flags)) return;
-  const uint64_t real =
-      !box_is_grown_ || Overlaps(x.tight, y.tight) ? 1u : 0u;
-  const uint64_t key = PairKey(x.id, y.id);
-  keys_.push_back((key & ~0xffffffffull) | ((key & 0xffffffffull) << 1) |
-                  real);
-}
-
+template <KdSap::Mode kMode>
 void KdSap::Detect(const Item* block, int32_t count, int32_t axis,
                    const Item* ext, int32_t ext_count) {
   if (count == 0) return;
-  bool all_rest = mode_ == Mode::kIncremental;
+  // A candidate pair: boxes overlap and the rules accept it. Keys carry
+  // whether the real boxes overlap too (always, when the boxes are real).
+  auto emit = [this](const Item& x, const Item& y) {
+    if constexpr (kMode == Mode::kIncremental) {
+      if ((x.flags & y.flags & kRestFlag) != 0) return;  // in the cache
+    }
+    if (!Overlaps(x.box, y.box)) return;
+    if (!AcceptPair(x.id, x.body, x.flags, y.id, y.body, y.flags)) return;
+    uint64_t real = 1;
+    if constexpr (kMode != Mode::kComplete) {
+      real = Overlaps(x.other, y.other) ? 1u : 0u;
+    }
+    const uint64_t key = PairKey(x.id, y.id);
+    keys_.push_back((key & ~0xffffffffull) | ((key & 0xffffffffull) << 1) |
+                    real);
+  };
+  bool all_rest = kMode == Mode::kIncremental;
   float max_extent = 0.0f;
   for (int32_t i = 0; i < count; ++i) {
     all_rest = all_rest && (block[i].flags & kRestFlag) != 0;
@@ -338,7 +371,7 @@ void KdSap::Detect(const Item* block, int32_t count, int32_t axis,
       const Item& x = block[i];
       const float hi = Hi(x.box, axis);
       for (int32_t j = i + 1; j < count && Lo(block[j].box, axis) <= hi; ++j) {
-        Emit(x, block[j]);
+        emit(x, block[j]);
       }
     }
   }
@@ -363,7 +396,7 @@ void KdSap::Detect(const Item* block, int32_t count, int32_t axis,
       }
     }
     for (int32_t i = first; i < count && Lo(block[i].box, axis) <= hi_x; ++i) {
-      Emit(x, block[i]);
+      emit(x, block[i]);
     }
   }
 }
@@ -426,7 +459,7 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
       const int32_t right = nodes_[n].right;
       const int64_t pop_left = nodes_[left].population;
       const int64_t pop_right = nodes_[right].population;
-      if (own_stays(n) + movers + pop_left + pop_right < kLeafCapacity) {
+      if (own_stays(n) + movers + pop_left + pop_right < leaf_capacity_) {
         // Collapse: the subtree is underpopulated; fold it into this node.
         PullSubtree(left);
         PullSubtree(right);
@@ -487,7 +520,7 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
     }
     // Leaf: Partition when crowded, at the mean of the axis of largest
     // variance.
-    if (own_stays(n) + movers > kLeafCapacity && depth < kMaxDepth) {
+    if (own_stays(n) + movers > leaf_capacity_ && depth < kMaxDepth) {
       Spread spread;
       for_each_object(n, [&](const Item& item) { spread.Add(item.box); });
       const double var_x = spread.Variance(0);
@@ -512,68 +545,76 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
 
   // Filter: objects strictly on one side go down; the rest stay. Goers are
   // compacted on the work stack (left run, then right run) as the
-  // children's incoming objects; stayers go to their final place.
+  // children's incoming objects; stayers go to their final place, own
+  // objects (sorted last step) first, then newcomers.
   next_preorder_.push_back(n);
   const int32_t axis = nodes_[n].axis;
   const float plane = nodes_[n].plane;
   const bool leaf = axis < 0;
-  stay_scratch_.clear();
-  right_goers_.clear();
-  int32_t left_count = 0;
-  auto route = [&](const Item& item, bool from_work) {
-    const int side = leaf ? 0 : Side(item.box, axis, plane);
-    if (side < 0) {
-      const int32_t slot = work_begin + left_count++;
-      if (from_work || static_cast<size_t>(slot) < work_.size()) {
-        work_[slot] = item;
-      } else {
-        work_.resize(std::max(static_cast<size_t>(slot) + 1, 2 * work_.size()));
-        work_[slot] = item;
-      }
-    } else if (side > 0) {
-      right_goers_.push_back(item);
-    } else {
-      stay_scratch_.push_back(item);
-    }
-  };
-  // Own objects first: they are sorted from the last step, which keeps the
-  // block nearly sorted for the insertion sort.
   const int32_t work_end = work_top_;
   const bool drained = nodes_[n].drained;
-  const int32_t own_begin = nodes_[n].begin;
-  const int32_t own_count = nodes_[n].count;
-  // The work run is routed first so left goers compact over slots already
-  // read; own objects follow, then the staying ones are reordered below.
-  std::vector<Item>& stays = stay_scratch_;
-  for (int32_t k = work_begin; k < work_end; ++k) route(work_[k], true);
-  const int32_t work_stays = static_cast<int32_t>(stays.size());
-  if (!drained) {
+  const Item* own = objs_.data() + nodes_[n].begin;
+  const int32_t own_count = drained ? 0 : nodes_[n].count;
+  int32_t left_count = 0;
+  int32_t right_count = 0;
+  int32_t stay_count = 0;
+  int32_t sorted_count = 0;  // the leading stayers still in last step's order
+  int32_t block_begin = out_begin;
+  Item* block;
+  if (leaf) {
+    // Nothing goes down: copy straight to the final place.
+    block = next_objs_.data() + block_begin;
     for (int32_t k = 0; k < own_count; ++k) {
-      const Item& item = objs_[own_begin + k];
-      if ((item.flags & kGoneFlag) == 0) route(item, false);
+      if ((own[k].flags & kGoneFlag) == 0) block[stay_count++] = own[k];
     }
-  }
-  const int32_t right_count = static_cast<int32_t>(right_goers_.size());
-  {
-    const size_t needed =
-        static_cast<size_t>(work_begin) + left_count + right_count;
+    sorted_count = stay_count;
+    for (int32_t k = work_begin; k < work_end; ++k) block[stay_count++] = work_[k];
+    work_top_ = work_begin;
+  } else {
+    stay_scratch_.clear();
+    right_goers_.clear();
+    left_goers_.clear();
+    // Own objects first into the scratch (no slot of the work run is
+    // written before it is read: left goers of the run compact in place).
+    for (int32_t k = 0; k < own_count; ++k) {
+      const Item& item = own[k];
+      if ((item.flags & kGoneFlag) != 0) continue;
+      const int side = Side(item.box, axis, plane);
+      if (side < 0) {
+        left_goers_.push_back(item);
+      } else if (side > 0) {
+        right_goers_.push_back(item);
+      } else {
+        stay_scratch_.push_back(item);
+      }
+    }
+    sorted_count = static_cast<int32_t>(stay_scratch_.size());
+    for (int32_t k = work_begin; k < work_end; ++k) {
+      const Item& item = work_[k];
+      const int side = Side(item.box, axis, plane);
+      if (side < 0) {
+        work_[work_begin + left_count++] = item;
+      } else if (side > 0) {
+        right_goers_.push_back(item);
+      } else {
+        stay_scratch_.push_back(item);
+      }
+    }
+    // Own left goers join the left run; the right run follows.
+    const size_t needed = static_cast<size_t>(work_begin) + left_count +
+                          left_goers_.size() + right_goers_.size();
     if (work_.size() < needed) work_.resize(std::max(needed, 2 * work_.size()));
-    std::copy(right_goers_.begin(), right_goers_.end(),
-              work_.begin() + work_begin + left_count);
+    for (const Item& item : left_goers_) work_[work_begin + left_count++] = item;
+    for (const Item& item : right_goers_) {
+      work_[work_begin + left_count + right_count++] = item;
+    }
     work_top_ = work_begin + left_count + right_count;
+    stay_count = static_cast<int32_t>(stay_scratch_.size());
+    block_begin = out_begin + nodes_[nodes_[n].left].population + left_count;
+    block = next_objs_.data() + block_begin;
+    std::copy(stay_scratch_.begin(), stay_scratch_.end(), block);
   }
-
-  const int32_t left = nodes_[n].left;
-  const int32_t right = nodes_[n].right;
-  const int32_t pop_left = leaf ? 0 : nodes_[left].population + left_count;
-  const int32_t stay_count = static_cast<int32_t>(stays.size());
-  const int32_t block_begin = out_begin + pop_left;
   ATOLL_ASSERT(block_begin + stay_count <= live_items_);
-  Item* block = next_objs_.data() + block_begin;
-  // Own objects (sorted last step) first, then newcomers.
-  std::copy(stays.begin() + work_stays, stays.end(), block);
-  std::copy(stays.begin(), stays.begin() + work_stays,
-            block + (stay_count - work_stays));
   written_ += stay_count;
 
   // The sweep axis: across the plane for inner nodes (their objects line
@@ -589,9 +630,10 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
   } else if (!leaf) {
     sap_axis = 1 - axis;
   }
-  const bool nearly = sap_axis == nodes_[n].sap_axis &&
-                      static_cast<int64_t>(work_stays) * 8 <= stay_count;
-  SortBlock(block, stay_count, sap_axis, nearly);
+  SortBlock(block, sap_axis == nodes_[n].sap_axis ? sorted_count : 0,
+            stay_count, sap_axis);
+  const int32_t left = nodes_[n].left;
+  const int32_t right = nodes_[n].right;
   {
     Node& node = nodes_[n];
     node.sap_axis = sap_axis;
@@ -599,8 +641,20 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
     node.count = stay_count;
   }
   if constexpr (kDetect) {
-    Detect(block, stay_count, sap_axis, ext_.data() + ext_begin,
-           ext_end - ext_begin);
+    const Item* ext = ext_.data() + ext_begin;
+    const int32_t ext_count = ext_end - ext_begin;
+    switch (mode_) {
+      case Mode::kComplete:
+        Detect<Mode::kComplete>(block, stay_count, sap_axis, ext, ext_count);
+        break;
+      case Mode::kCompleteCached:
+        Detect<Mode::kCompleteCached>(block, stay_count, sap_axis, ext,
+                                      ext_count);
+        break;
+      case Mode::kIncremental:
+        Detect<Mode::kIncremental>(block, stay_count, sap_axis, ext, ext_count);
+        break;
+    }
   }
   if (!leaf) {
     // Externals of a child: the ancestors' and this node's objects that
@@ -616,8 +670,8 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
         }
       };
       for (int32_t k = ext_begin; k < ext_end; ++k) take(ext_[k]);
-      const Item* own = next_objs_.data() + block_begin;
-      for (int32_t k = 0; k < stay_count; ++k) take(own[k]);
+      const Item* stayers = next_objs_.data() + block_begin;
+      for (int32_t k = 0; k < stay_count; ++k) take(stayers[k]);
       return top;
     };
     AABB left_region = region;
@@ -651,6 +705,7 @@ void KdSap::Update() {
   ATOLL_ASSERT(written_ == live_items_);
   objs_.swap(next_objs_);
   preorder_.swap(next_preorder_);
+  prev_box_is_grown_ = box_is_grown_;
   for (int32_t id : stale_list_) stale_[id] = 0;
   stale_list_.clear();
 }
@@ -729,7 +784,8 @@ void KdSap::CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) {
     if (!Overlaps(node.region, aabb)) continue;
     const Item* own = objs_.data() + node.begin;
     for (int32_t k = 0; k < node.count; ++k) {
-      if (stale_[own[k].id] == 0 && Overlaps(own[k].tight, aabb)) {
+      const AABB& real = box_is_grown_ ? own[k].other : own[k].box;
+      if (stale_[own[k].id] == 0 && Overlaps(real, aabb)) {
         ids->push_back(own[k].id);
       }
     }
