@@ -1,6 +1,7 @@
 #include "broad_phase/kd_sap.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -16,6 +17,14 @@ inline float Lo(const AABB& b, int32_t axis) {
 }
 inline float Hi(const AABB& b, int32_t axis) {
   return axis == 0 ? b.upper.x : b.upper.y;
+}
+template <int kAxis>
+inline float LoOf(const AABB& b) {
+  return kAxis == 0 ? b.lower.x : b.lower.y;
+}
+template <int kAxis>
+inline float HiOf(const AABB& b) {
+  return kAxis == 0 ? b.upper.x : b.upper.y;
 }
 
 // Regions are open: an object belongs to a child only when it lies strictly
@@ -182,47 +191,53 @@ void KdSap::PullSubtree(int32_t node) {
   }
 }
 
-void KdSap::Refresh() {
-  const float epsilon = epsilon_;
-  const bool grown = box_is_grown_;
+template <bool kWasGrown, bool kGrown, bool kTrack>
+void KdSap::Classify(Item* item, float epsilon) {
   // Item::box / Item::other hold (grown, real) or (real, grown) boxes
   // depending on the mode of the update that wrote them.
-  const bool was_grown = prev_box_is_grown_;
-  climbers_.clear();
+  const int32_t id = item->id;
+  const AABB tight = aabbs_[id];
+  const AABB prev_tight = kWasGrown ? item->other : item->box;
+  const AABB prev_grown = kWasGrown ? item->box : item->other;
+  const bool rest = Contains(prev_grown, tight);
+  const AABB g = rest ? prev_grown : Inflate(tight, epsilon);
+  if constexpr (kTrack) {
+    // Only the incremental search reads these (for the pair cache).
+    same_[id] = tight == prev_tight ? 1 : 0;
+    rest_[id] = rest ? 1 : 0;
+  }
+  item->box = kGrown ? g : tight;
+  item->other = kGrown ? tight : g;
+  item->flags = (item->flags & (kStaticFlag | kCustomFilterFlag)) |
+                (rest ? kRestFlag : 0u);
+}
+
+template <bool kWasGrown, bool kGrown, bool kTrack>
+void KdSap::RefreshNodes() {
+  const float epsilon = epsilon_;
   int64_t rest_count = 0;
   int64_t live = 0;
   double size_sum = 0.0;
-  auto classify = [&](Item& item) {
-    const int32_t id = item.id;
-    const AABB tight = aabbs_[id];
-    const AABB prev_tight = was_grown ? item.other : item.box;
-    const AABB prev_grown = was_grown ? item.box : item.other;
-    same_[id] = tight == prev_tight ? 1 : 0;
-    const bool rest = Contains(prev_grown, tight);
-    const AABB g = rest ? prev_grown : Inflate(tight, epsilon);
-    rest_[id] = rest ? 1 : 0;
-    item.box = grown ? g : tight;
-    item.other = grown ? tight : g;
-    item.flags = (item.flags & (kStaticFlag | kCustomFilterFlag)) |
-                 (rest ? kRestFlag : 0u);
-    ++live;
-    rest_count += rest ? 1 : 0;
-    size_sum += static_cast<double>(tight.upper.x - tight.lower.x) +
-                static_cast<double>(tight.upper.y - tight.lower.y);
-  };
   for (int32_t n : preorder_) {
     Node& node = nodes_[n];
     node.stay = 0;
     node.arrive_count = 0;
     node.drained = false;
     Item* own = objs_.data() + node.begin;
+    float node_size = 0.0f;
+    int32_t node_rest = 0;
+    int32_t node_live = 0;
     for (int32_t k = 0; k < node.count; ++k) {
       Item& item = own[k];
       if (!IsLive(item.id) || serial_[item.id] != item.serial) {
         item.flags |= kGoneFlag;
         continue;
       }
-      classify(item);
+      Classify<kWasGrown, kGrown, kTrack>(&item, epsilon);
+      const AABB& real = kGrown ? item.other : item.box;
+      node_size += (real.upper.x - real.lower.x) + (real.upper.y - real.lower.y);
+      node_rest += (item.flags & kRestFlag) != 0 ? 1 : 0;
+      ++node_live;
       if (FitsInside(node.region, item.box)) {
         ++node.stay;
         continue;
@@ -242,6 +257,9 @@ void KdSap::Refresh() {
       climbers_.push_back({target, item});
       item.flags |= kGoneFlag;
     }
+    size_sum += node_size;
+    rest_count += node_rest;
+    live += node_live;
   }
   for (const auto& [id, serial] : pending_) {
     if (!IsLive(id) || serial_[id] != serial) continue;
@@ -253,10 +271,39 @@ void KdSap::Refresh() {
     // No previous real box (differs from any) and an empty grown box.
     const AABB none_real = {{kInf, kInf}, {kInf, kInf}};
     const AABB none_grown = {{kInf, kInf}, {-kInf, -kInf}};
-    item.box = was_grown ? none_grown : none_real;
-    item.other = was_grown ? none_real : none_grown;
-    classify(item);
+    item.box = kWasGrown ? none_grown : none_real;
+    item.other = kWasGrown ? none_real : none_grown;
+    Classify<kWasGrown, kGrown, kTrack>(&item, epsilon);
+    const AABB& real = kGrown ? item.other : item.box;
+    size_sum += (real.upper.x - real.lower.x) + (real.upper.y - real.lower.y);
+    ++live;
     climbers_.push_back({root_, item});
+  }
+  live_items_ = static_cast<int32_t>(live);
+  rest_share_ = live > 0 ? static_cast<float>(static_cast<double>(rest_count) /
+                                              static_cast<double>(live))
+                         : 0.0f;
+  // Epsilon for the next step: 1/100 of the mean object size.
+  epsilon_ = live > 0 ? static_cast<float>(kEpsilonFraction * size_sum /
+                                           (2.0 * static_cast<double>(live)))
+                      : 0.0f;
+}
+
+void KdSap::Refresh() {
+  climbers_.clear();
+  const bool track = mode_ == Mode::kIncremental;
+  if (prev_box_is_grown_) {
+    if (box_is_grown_) {
+      track ? RefreshNodes<true, true, true>() : RefreshNodes<true, true, false>();
+    } else {
+      RefreshNodes<true, false, false>();
+    }
+  } else {
+    if (box_is_grown_) {
+      track ? RefreshNodes<false, true, true>() : RefreshNodes<false, true, false>();
+    } else {
+      RefreshNodes<false, false, false>();
+    }
   }
   pending_.clear();
 
@@ -283,32 +330,27 @@ void KdSap::Refresh() {
           nodes_[node.left].population + nodes_[node.right].population;
     }
   }
-
-  live_items_ = static_cast<int32_t>(live);
-  rest_share_ = live > 0 ? static_cast<float>(static_cast<double>(rest_count) /
-                                              static_cast<double>(live))
-                         : 0.0f;
-  // Epsilon for the next step: 1/100 of the mean object size.
-  epsilon_ = live > 0 ? static_cast<float>(kEpsilonFraction * size_sum /
-                                           (2.0 * static_cast<double>(live)))
-                      : 0.0f;
 }
 
 void KdSap::SortBlock(Item* block, int32_t sorted, int32_t count,
                       int32_t axis) {
+  if (count < 2) return;
   auto less = [axis](const Item& x, const Item& y) {
     const float kx = Lo(x.box, axis);
     const float ky = Lo(y.box, axis);
     return kx < ky || (kx == ky && x.id < y.id);
   };
-  if (sorted * 2 < count) {
-    std::sort(block, block + count, less);
+  // The first `sorted` items were in order last step. When they moved only
+  // a little (few descents), insertion sort is linear in the displacement
+  // and newcomers are merged in; otherwise (incoherent motion) sort afresh.
+  int32_t descents = 0;
+  for (int32_t i = 1; i < sorted; ++i) {
+    descents += less(block[i], block[i - 1]) ? 1 : 0;
+  }
+  if (sorted * 2 < count || descents * 16 > sorted) {
+    SortFully(block, count, axis);
     return;
   }
-  // The first `sorted` items were in order last step and moved a little:
-  // insertion sort is linear in their displacements. A budget guards
-  // against incoherent steps, where a full sort is cheaper.
-  int64_t budget = 8 * static_cast<int64_t>(sorted) + 64;
   for (int32_t i = 1; i < sorted; ++i) {
     if (!less(block[i], block[i - 1])) continue;
     const Item value = block[i];
@@ -318,11 +360,6 @@ void KdSap::SortBlock(Item* block, int32_t sorted, int32_t count,
       --j;
     }
     block[j] = value;
-    budget -= i - j;
-    if (budget < 0) {
-      std::sort(block, block + count, less);
-      return;
-    }
   }
   if (sorted == count) return;
   // Newcomers: sorted apart, then merged in from the back.
@@ -339,17 +376,41 @@ void KdSap::SortBlock(Item* block, int32_t sorted, int32_t count,
   }
 }
 
-template <KdSap::Mode kMode>
-void KdSap::Detect(const Item* block, int32_t count, int32_t axis,
-                   const Item* ext, int32_t ext_count) {
+void KdSap::SortFully(Item* block, int32_t count, int32_t axis) {
+  // Sorting 8-byte keys and moving each 48-byte item once beats sorting the
+  // items. Key: the lower bound as an order-preserving integer, then the
+  // position (the order of equal bounds does not matter to the sweep).
+  sort_keys_.resize(static_cast<size_t>(count));
+  for (int32_t i = 0; i < count; ++i) {
+    uint32_t bits;
+    const float lo = Lo(block[i].box, axis);
+    std::memcpy(&bits, &lo, sizeof(bits));
+    bits ^= (bits & 0x80000000u) != 0 ? 0xffffffffu : 0x80000000u;
+    sort_keys_[i] = static_cast<uint64_t>(bits) << 32 | static_cast<uint32_t>(i);
+  }
+  std::sort(sort_keys_.begin(), sort_keys_.end());
+  merge_scratch_.assign(block, block + count);
+  for (int32_t i = 0; i < count; ++i) {
+    block[i] = merge_scratch_[static_cast<uint32_t>(sort_keys_[i])];
+  }
+}
+
+template <KdSap::Mode kMode, int kAxis>
+void KdSap::Detect(const Item* block, int32_t count, const Item* ext,
+                   int32_t ext_count) {
   if (count == 0) return;
-  // A candidate pair: boxes overlap and the rules accept it. Keys carry
-  // whether the real boxes overlap too (always, when the boxes are real).
+  constexpr int kOther = 1 - kAxis;
+  // A candidate pair, already overlapping on the sweep axis: the other
+  // axis, the rules, and whether the real boxes overlap too (always, when
+  // the boxes are the real ones).
   auto emit = [this](const Item& x, const Item& y) {
     if constexpr (kMode == Mode::kIncremental) {
       if ((x.flags & y.flags & kRestFlag) != 0) return;  // in the cache
     }
-    if (!Overlaps(x.box, y.box)) return;
+    if (LoOf<kOther>(x.box) > HiOf<kOther>(y.box) ||
+        LoOf<kOther>(y.box) > HiOf<kOther>(x.box)) {
+      return;
+    }
     if (!AcceptPair(x.id, x.body, x.flags, y.id, y.body, y.flags)) return;
     uint64_t real = 1;
     if constexpr (kMode != Mode::kComplete) {
@@ -363,14 +424,14 @@ void KdSap::Detect(const Item* block, int32_t count, int32_t axis,
   float max_extent = 0.0f;
   for (int32_t i = 0; i < count; ++i) {
     all_rest = all_rest && (block[i].flags & kRestFlag) != 0;
-    max_extent = Max(max_extent, Hi(block[i].box, axis) - Lo(block[i].box, axis));
+    max_extent = Max(max_extent, HiOf<kAxis>(block[i].box) - LoOf<kAxis>(block[i].box));
   }
   // Internal pairs: sweep along the sorted axis.
   if (!all_rest) {
     for (int32_t i = 0; i < count; ++i) {
       const Item& x = block[i];
-      const float hi = Hi(x.box, axis);
-      for (int32_t j = i + 1; j < count && Lo(block[j].box, axis) <= hi; ++j) {
+      const float hi = HiOf<kAxis>(x.box);
+      for (int32_t j = i + 1; j < count && LoOf<kAxis>(block[j].box) <= hi; ++j) {
         emit(x, block[j]);
       }
     }
@@ -381,23 +442,34 @@ void KdSap::Detect(const Item* block, int32_t count, int32_t axis,
   for (int32_t e = 0; e < ext_count; ++e) {
     const Item& x = ext[e];
     if (all_rest && (x.flags & kRestFlag) != 0) continue;
-    const float lo_x = Lo(x.box, axis);
-    const float hi_x = Hi(x.box, axis);
+    const float lo_x = LoOf<kAxis>(x.box);
+    const float hi_x = HiOf<kAxis>(x.box);
     const float margin = (Abs(lo_x) + 2.0f * max_extent) * 1.0e-6f + 1.0e-30f;
     const float from = (lo_x - max_extent) - margin;
     int32_t first = 0;
     int32_t last = count;
     while (first < last) {
       const int32_t mid = first + (last - first) / 2;
-      if (Lo(block[mid].box, axis) < from) {
+      if (LoOf<kAxis>(block[mid].box) < from) {
         first = mid + 1;
       } else {
         last = mid;
       }
     }
-    for (int32_t i = first; i < count && Lo(block[i].box, axis) <= hi_x; ++i) {
-      emit(x, block[i]);
+    for (int32_t i = first; i < count && LoOf<kAxis>(block[i].box) <= hi_x; ++i) {
+      // Starting within reach does not mean reaching: check the axis.
+      if (HiOf<kAxis>(block[i].box) >= lo_x) emit(x, block[i]);
     }
+  }
+}
+
+template <KdSap::Mode kMode>
+void KdSap::DetectOnAxis(const Item* block, int32_t count, int32_t axis,
+                         const Item* ext, int32_t ext_count) {
+  if (axis == 0) {
+    Detect<kMode, 0>(block, count, ext, ext_count);
+  } else {
+    Detect<kMode, 1>(block, count, ext, ext_count);
   }
 }
 
@@ -645,14 +717,14 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
     const int32_t ext_count = ext_end - ext_begin;
     switch (mode_) {
       case Mode::kComplete:
-        Detect<Mode::kComplete>(block, stay_count, sap_axis, ext, ext_count);
+        DetectOnAxis<Mode::kComplete>(block, stay_count, sap_axis, ext, ext_count);
         break;
       case Mode::kCompleteCached:
-        Detect<Mode::kCompleteCached>(block, stay_count, sap_axis, ext,
+        DetectOnAxis<Mode::kCompleteCached>(block, stay_count, sap_axis, ext,
                                       ext_count);
         break;
       case Mode::kIncremental:
-        Detect<Mode::kIncremental>(block, stay_count, sap_axis, ext, ext_count);
+        DetectOnAxis<Mode::kIncremental>(block, stay_count, sap_axis, ext, ext_count);
         break;
     }
   }

@@ -122,6 +122,10 @@ class KdSap final : public BroadPhase {
   template <bool kDetect>
   void Update();
   void Refresh();
+  template <bool kWasGrown, bool kGrown, bool kTrack>
+  void RefreshNodes();
+  template <bool kWasGrown, bool kGrown, bool kTrack>
+  void Classify(Item* item, float epsilon);
   template <bool kDetect>
   void Process(int32_t node, const AABB& region, int32_t in_begin,
                int32_t in_end, int32_t ext_begin, int32_t ext_end,
@@ -132,9 +136,13 @@ class KdSap final : public BroadPhase {
   // Sorts a block by its boxes' lower bound on `axis`; the first `sorted`
   // items are nearly in order already.
   void SortBlock(Item* block, int32_t sorted, int32_t count, int32_t axis);
+  void SortFully(Item* block, int32_t count, int32_t axis);
+  template <Mode kMode, int kAxis>
+  void Detect(const Item* block, int32_t count, const Item* ext,
+              int32_t ext_count);
   template <Mode kMode>
-  void Detect(const Item* block, int32_t count, int32_t axis,
-              const Item* ext, int32_t ext_count);
+  void DetectOnAxis(const Item* block, int32_t count, int32_t axis,
+                    const Item* ext, int32_t ext_count);
   void EnsureQueryable();
 
   std::vector<Node> nodes_;
@@ -153,6 +161,7 @@ class KdSap final : public BroadPhase {
   std::vector<Item> right_goers_;
   std::vector<Item> stay_scratch_;
   std::vector<Item> merge_scratch_;
+  std::vector<uint64_t> sort_keys_;
   int32_t written_ = 0;  // objects placed in next_objs_ this update
   // Objects that climbed this step, grouped by target node.
   std::vector<std::pair<int32_t, Item>> climbers_;
