@@ -39,7 +39,7 @@ struct GroupBounds {
 
 void BatchBvh::Invalidate(int32_t id) {
   index_valid_ = false;
-  if ((flags_[id] & kStaticFlag) != 0) statics_valid_ = false;
+  if ((proxies_[id].flags & kStaticFlag) != 0) statics_valid_ = false;
 }
 
 void BatchBvh::OnCreate(int32_t id) { Invalidate(id); }
@@ -47,7 +47,7 @@ void BatchBvh::OnDestroy(int32_t id) { Invalidate(id); }
 void BatchBvh::OnMove(int32_t id) { Invalidate(id); }
 
 void BatchBvh::OnRefit(int32_t id) {
-  const bool is_static = (flags_[id] & kStaticFlag) != 0;
+  const bool is_static = (proxies_[id].flags & kStaticFlag) != 0;
   if (is_static && split_static_) {
     // The static tree outlives index rebuilds, so it is refit even when the
     // moving part of the index is stale.
@@ -72,17 +72,18 @@ void BatchBvh::Gather(int which, Tree* tree) {
                                      : proxy_count();
   tree->items.resize(static_cast<size_t>(count));
   ProxyItem* out = tree->items.data();
-  const uint32_t* flags = flags_.data();
+  const ProxyRecord* records = proxies_.data();
   const int32_t capacity = id_capacity();
   int32_t k = 0;
   for (int32_t id = 0; id < capacity; ++id) {
-    const uint32_t f = flags[id];
+    const ProxyRecord& record = records[id];
+    const uint32_t f = record.flags;
     if ((f & kLiveFlag) == 0) continue;
     if (which >= 0 && ((f & kStaticFlag) != 0) != (which == 1)) continue;
     ProxyItem& item = out[k++];
-    item.box = aabbs_[id];
+    item.box = record.aabb;
     item.id = id;
-    item.body = bodies_[id];
+    item.body = record.body;
     item.flags = f & (kStaticFlag | kCustomFilterFlag);
     item.aux = 0;
   }
@@ -450,7 +451,7 @@ void BatchBvh::RefitTree(Tree* tree, int32_t id) {
   ATOLL_ASSERT(id < static_cast<int32_t>(tree->item_pos.size()));
   const int32_t pos = tree->item_pos[id];
   ATOLL_ASSERT(pos >= 0);
-  tree->items[pos].box = aabbs_[id];
+  tree->items[pos].box = proxies_[id].aabb;
   int32_t up = tree->item_up[pos];
   if (up < 0) {
     // The root is a single leaf.

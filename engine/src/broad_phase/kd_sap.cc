@@ -107,16 +107,14 @@ void KdSap::MarkStale(int32_t id) {
 
 void KdSap::OnCreate(int32_t id) {
   const size_t capacity = static_cast<size_t>(id_capacity());
-  if (serial_.size() < capacity) {
-    serial_.resize(capacity, 0);
+  if (rest_.size() < capacity) {
     rest_.resize(capacity, 0);
     same_.resize(capacity, 0);
     stale_.resize(capacity, 0);
   }
-  ++serial_[id];
   rest_[id] = 0;
   same_[id] = 0;
-  pending_.push_back({id, serial_[id]});
+  pending_.push_back({id, proxies_[id].generation});
   MarkStale(id);
 }
 
@@ -192,11 +190,11 @@ void KdSap::PullSubtree(int32_t node) {
 }
 
 template <bool kWasGrown, bool kGrown, bool kTrack>
-void KdSap::Classify(Item* item, float epsilon) {
+[[gnu::always_inline]] inline void KdSap::Classify(Item* item, float epsilon) {
   // Item::box / Item::other hold (grown, real) or (real, grown) boxes
   // depending on the mode of the update that wrote them.
   const int32_t id = item->id;
-  const AABB tight = aabbs_[id];
+  const AABB tight = proxies_[id].aabb;
   const AABB prev_tight = kWasGrown ? item->other : item->box;
   const AABB prev_grown = kWasGrown ? item->box : item->other;
   const bool rest = Contains(prev_grown, tight);
@@ -229,7 +227,8 @@ void KdSap::RefreshNodes() {
     int32_t node_live = 0;
     for (int32_t k = 0; k < node.count; ++k) {
       Item& item = own[k];
-      if (!IsLive(item.id) || serial_[item.id] != item.serial) {
+      // A destroyed proxy (its id maybe reused since) changed generation.
+      if (proxies_[item.id].generation != item.serial) {
         item.flags |= kGoneFlag;
         continue;
       }
@@ -262,11 +261,11 @@ void KdSap::RefreshNodes() {
     live += node_live;
   }
   for (const auto& [id, serial] : pending_) {
-    if (!IsLive(id) || serial_[id] != serial) continue;
+    if (proxies_[id].generation != serial) continue;
     Item item;
     item.id = id;
-    item.body = bodies_[id];
-    item.flags = flags_[id] & (kStaticFlag | kCustomFilterFlag);
+    item.body = proxies_[id].body;
+    item.flags = proxies_[id].flags & (kStaticFlag | kCustomFilterFlag);
     item.serial = serial;
     // No previous real box (differs from any) and an empty grown box.
     const AABB none_real = {{kInf, kInf}, {kInf, kInf}};
@@ -810,7 +809,7 @@ void KdSap::ComputePairs(std::vector<ProxyPair>* pairs) {
       if (rest_[a] == 0 || rest_[b] == 0) continue;
       uint64_t updated = key;
       if (same_[a] == 0 || same_[b] == 0) {
-        updated = (key & ~1ull) | (Overlaps(aabbs_[a], aabbs_[b]) ? 1u : 0u);
+        updated = (key & ~1ull) | (Overlaps(proxies_[a].aabb, proxies_[b].aabb) ? 1u : 0u);
       }
       while (f < keys_.size() && keys_[f] < updated) merged_.push_back(keys_[f++]);
       merged_.push_back(updated);
@@ -867,7 +866,7 @@ void KdSap::CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) {
     }
   }
   for (int32_t id : stale_list_) {
-    if (IsLive(id) && Overlaps(aabbs_[id], aabb)) ids->push_back(id);
+    if (IsLive(id) && Overlaps(proxies_[id].aabb, aabb)) ids->push_back(id);
   }
 }
 

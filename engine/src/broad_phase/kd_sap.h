@@ -85,7 +85,7 @@ class KdSap final : public BroadPhase {
     int32_t id;
     uint32_t body;
     uint32_t flags;
-    uint32_t serial;  // the proxy's incarnation, to spot destroyed ids
+    uint32_t serial;  // the proxy's generation, to spot destroyed ids
   };
   static_assert(sizeof(Item) == 48, "Item layout");
 
@@ -166,11 +166,10 @@ class KdSap final : public BroadPhase {
   // Objects that climbed this step, grouped by target node.
   std::vector<std::pair<int32_t, Item>> climbers_;
   std::vector<Item> arrivals_;
-  // Proxies created since the last update: (id, serial).
+  // Proxies created since the last update: (id, generation).
   std::vector<std::pair<int32_t, uint32_t>> pending_;
 
   // Per proxy id.
-  std::vector<uint32_t> serial_;  // incarnation counter
   std::vector<uint8_t> rest_;     // at rest this step
   std::vector<uint8_t> same_;     // real box unchanged since last step
   std::vector<uint8_t> stale_;    // moved since the last update
