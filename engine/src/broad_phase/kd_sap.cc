@@ -11,6 +11,7 @@ namespace atl {
 namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr int32_t kPrefetchDistance = 16;
 
 inline float Lo(const AABB& b, int32_t axis) {
   return axis == 0 ? b.lower.x : b.lower.y;
@@ -227,6 +228,11 @@ void KdSap::RefreshNodes() {
     int32_t node_live = 0;
     for (int32_t k = 0; k < node.count; ++k) {
       Item& item = own[k];
+      // Objects are in spatial order, records in id order: each lookup is
+      // a likely cache miss, so ask for records well ahead of use.
+      if (k + kPrefetchDistance < node.count) {
+        __builtin_prefetch(&proxies_[own[k + kPrefetchDistance].id]);
+      }
       // A destroyed proxy (its id maybe reused since) changed generation.
       if (proxies_[item.id].generation != item.serial) {
         item.flags |= kGoneFlag;
