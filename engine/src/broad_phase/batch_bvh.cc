@@ -39,7 +39,7 @@ struct GroupBounds {
 
 void BatchBvh::Invalidate(int32_t id) {
   index_valid_ = false;
-  if ((flags_[id] & kStaticFlag) != 0) statics_valid_ = false;
+  if ((proxies_[id].flags & kStaticFlag) != 0) statics_valid_ = false;
 }
 
 void BatchBvh::OnCreate(int32_t id) { Invalidate(id); }
@@ -47,7 +47,7 @@ void BatchBvh::OnDestroy(int32_t id) { Invalidate(id); }
 void BatchBvh::OnMove(int32_t id) { Invalidate(id); }
 
 void BatchBvh::OnRefit(int32_t id) {
-  const bool is_static = (flags_[id] & kStaticFlag) != 0;
+  const bool is_static = (proxies_[id].flags & kStaticFlag) != 0;
   if (is_static && split_static_) {
     // The static tree outlives index rebuilds, so it is refit even when the
     // moving part of the index is stale.
@@ -72,17 +72,18 @@ void BatchBvh::Gather(int which, Tree* tree) {
                                      : proxy_count();
   tree->items.resize(static_cast<size_t>(count));
   ProxyItem* out = tree->items.data();
-  const uint32_t* flags = flags_.data();
+  const ProxyRecord* records = proxies_.data();
   const int32_t capacity = id_capacity();
   int32_t k = 0;
   for (int32_t id = 0; id < capacity; ++id) {
-    const uint32_t f = flags[id];
+    const ProxyRecord& record = records[id];
+    const uint32_t f = record.flags;
     if ((f & kLiveFlag) == 0) continue;
     if (which >= 0 && ((f & kStaticFlag) != 0) != (which == 1)) continue;
     ProxyItem& item = out[k++];
-    item.box = aabbs_[id];
+    item.box = record.aabb;
     item.id = id;
-    item.body = bodies_[id];
+    item.body = record.body;
     item.flags = f & (kStaticFlag | kCustomFilterFlag);
     item.aux = 0;
   }
@@ -96,20 +97,29 @@ void BatchBvh::Build(Tree* tree) {
   if (n == 0) return;
   // Inner nodes are indexed by their split position, which lies in [1, n).
   tree->nodes.resize(static_cast<size_t>(n));
+  if (scratch_.size() < static_cast<size_t>(n)) scratch_.resize(static_cast<size_t>(n));
   GroupBounds all;
   for (const ProxyItem& item : tree->items) all.Add(item.box);
   tree->root_box = all.box();
+  cand_top_ = 0;
   tree->root = BuildNode<kCollide>(tree, 0, n, all.center_min(),
-                                   all.center_max(), 0, 0, 0);
+                                   all.center_max(), 0, 0, 0, false);
 }
 
 template <bool kCollide>
 uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end,
                              Vec2 cmin, Vec2 cmax, int32_t cand_begin,
-                             int32_t cand_end, int32_t depth) {
-  ProxyItem* items = tree->items.data();
+                             int32_t cand_end, int32_t depth,
+                             bool in_scratch) {
+  // The items of a node are in one buffer and its children's go to the
+  // other: an out-of-place partition can be branch-free, where an in-place
+  // one mispredicts on every other item. Leaves copy their items home.
+  ProxyItem* const items = tree->items.data();
+  ProxyItem* const src = in_scratch ? scratch_.data() : items;
+  ProxyItem* const dst = in_scratch ? items : scratch_.data();
   const int32_t count = end - begin;
   if (count <= kMaxLeafSize) {
+    if (in_scratch) std::copy(src + begin, src + end, items + begin);
     if constexpr (kCollide) {
       for (int32_t i = begin; i < end; ++i) {
         for (int32_t j = i + 1; j < end; ++j) {
@@ -140,13 +150,10 @@ uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end,
   const bool x_axis = cmax.x - cmin.x >= cmax.y - cmin.y;
   const float lo = x_axis ? cmin.x : cmin.y;
   const float hi = x_axis ? cmax.x : cmax.y;
-  GroupBounds left;
-  GroupBounds right;
-  int32_t mid = begin;
+  int32_t mid = begin + count / 2;
   if (depth >= kMedianDepth) {
-    mid = begin + count / 2;
     // Ties broken by id so the arrangement is a function of the input only.
-    std::nth_element(items + begin, items + mid, items + end,
+    std::nth_element(src + begin, src + mid, src + end,
                      [x_axis](const ProxyItem& a, const ProxyItem& b) {
                        const float ca = x_axis ? a.box.lower.x + a.box.upper.x
                                                : a.box.lower.y + a.box.upper.y;
@@ -154,47 +161,34 @@ uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end,
                                                : b.box.lower.y + b.box.upper.y;
                        return ca < cb || (ca == cb && a.id < b.id);
                      });
-    for (int32_t i = begin; i < mid; ++i) left.Add(items[i].box);
-    for (int32_t i = mid; i < end; ++i) right.Add(items[i].box);
+    std::copy(src + begin, src + end, dst + begin);
   } else if (lo < hi) {
     const float split = 0.5f * lo + 0.5f * hi;
-    // Two-sided partition: left-goers from the front, right-goers from the
-    // back, one swap per misplaced pair; each item's bounds are added once.
-    int32_t i = begin;
-    int32_t j = end;
-    for (;;) {
-      while (i < j) {
-        const AABB& b = items[i].box;
-        const float c = x_axis ? b.lower.x + b.upper.x : b.lower.y + b.upper.y;
-        if (!(c < split)) break;
-        left.Add(b);
-        ++i;
-      }
-      while (i < j) {
-        const AABB& b = items[j - 1].box;
-        const float c = x_axis ? b.lower.x + b.upper.x : b.lower.y + b.upper.y;
-        if (c < split) break;
-        right.Add(b);
-        --j;
-      }
-      if (i >= j) break;
-      --j;
-      std::swap(items[i], items[j]);
-      left.Add(items[i].box);
-      right.Add(items[j].box);
-      ++i;
+    // Left-goers fill dst from the front, right-goers from the back; each
+    // item is stored at both ends and only the matching cursor advances.
+    ProxyItem* front = dst + begin;
+    ProxyItem* back = dst + end - 1;
+    const int offset = x_axis ? 0 : 1;
+    for (int32_t k = begin; k < end; ++k) {
+      const ProxyItem& item = src[k];
+      const float* b = &item.box.lower.x;
+      const bool left = b[offset] + b[offset + 2] < split;
+      *front = item;
+      *back = item;
+      front += left ? 1 : 0;
+      back -= left ? 0 : 1;
     }
-    mid = i;
+    mid = static_cast<int32_t>(front - dst);
+    // All centers on one side (rounding): any halving is as good.
+    if (mid == begin || mid == end) mid = begin + count / 2;
+  } else {
+    // All centers coincide.
+    std::copy(src + begin, src + end, dst + begin);
   }
-  if (mid == begin || mid == end) {
-    // All centers coincide (or rounding put them on one side): any halving
-    // is as good as another.
-    mid = begin + count / 2;
-    left = GroupBounds();
-    right = GroupBounds();
-    for (int32_t i = begin; i < mid; ++i) left.Add(items[i].box);
-    for (int32_t i = mid; i < end; ++i) right.Add(items[i].box);
-  }
+  GroupBounds left;
+  GroupBounds right;
+  for (int32_t i = begin; i < mid; ++i) left.Add(dst[i].box);
+  for (int32_t i = mid; i < end; ++i) right.Add(dst[i].box);
   const AABB left_box = left.box();
   const AABB right_box = right.box();
   {
@@ -215,46 +209,49 @@ uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end,
     const bool left_to_right = touch && left_count <= right_count;
     const bool right_to_left = touch && !left_to_right;
     const int32_t inherited = cand_end - cand_begin;
-
-    // Candidate sets are stacked above the parent's in cand_; indices, not
-    // pointers, because the buffer may grow.
-    auto reserve = [this](size_t needed) {
-      if (cand_.size() < needed) cand_.resize(std::max(needed, 2 * cand_.size()));
-    };
-    reserve(static_cast<size_t>(cand_end) + inherited +
-            (right_to_left ? right_count : 0));
+    // Both children's candidate sets are stacked before either is built
+    // (the left build reuses the buffers the right child's items are read
+    // from); indices, not pointers, because cand_ may grow.
+    const int32_t saved_top = cand_top_;
+    const size_t needed = static_cast<size_t>(cand_top_) + 2 * inherited +
+                          (right_to_left ? right_count : 0) +
+                          (left_to_right ? left_count : 0);
+    if (cand_.size() < needed) cand_.resize(std::max(needed, 2 * cand_.size()));
     ProxyItem* cand = cand_.data();
-    int32_t top = cand_end;
+    const int32_t left_begin = cand_top_;
+    int32_t top = left_begin;
     for (int32_t c = cand_begin; c < cand_end; ++c) {
       if (Overlaps(cand[c].box, left_box)) cand[top++] = cand[c];
     }
     if (right_to_left) {
       for (int32_t i = mid; i < end; ++i) {
-        if (Overlaps(items[i].box, left_box)) cand[top++] = items[i];
+        if (Overlaps(dst[i].box, left_box)) cand[top++] = dst[i];
       }
     }
-    left_code = BuildNode<true>(tree, begin, mid, left.center_min(),
-                                left.center_max(), cand_end, top, depth + 1);
-
-    reserve(static_cast<size_t>(cand_end) + inherited +
-            (left_to_right ? left_count : 0));
-    cand = cand_.data();
-    top = cand_end;
+    const int32_t left_end = top;
     for (int32_t c = cand_begin; c < cand_end; ++c) {
       if (Overlaps(cand[c].box, right_box)) cand[top++] = cand[c];
     }
     if (left_to_right) {
       for (int32_t i = begin; i < mid; ++i) {
-        if (Overlaps(items[i].box, right_box)) cand[top++] = items[i];
+        if (Overlaps(dst[i].box, right_box)) cand[top++] = dst[i];
       }
     }
+    cand_top_ = top;
+    left_code = BuildNode<true>(tree, begin, mid, left.center_min(),
+                                left.center_max(), left_begin, left_end,
+                                depth + 1, !in_scratch);
     right_code = BuildNode<true>(tree, mid, end, right.center_min(),
-                                 right.center_max(), cand_end, top, depth + 1);
+                                 right.center_max(), left_end, top, depth + 1,
+                                 !in_scratch);
+    cand_top_ = saved_top;
   } else {
     left_code = BuildNode<false>(tree, begin, mid, left.center_min(),
-                                 left.center_max(), 0, 0, depth + 1);
+                                 left.center_max(), 0, 0, depth + 1,
+                                 !in_scratch);
     right_code = BuildNode<false>(tree, mid, end, right.center_min(),
-                                  right.center_max(), 0, 0, depth + 1);
+                                  right.center_max(), 0, 0, depth + 1,
+                                  !in_scratch);
   }
   Node& node = tree->nodes[mid];
   node.child[0] = left_code;
@@ -454,7 +451,7 @@ void BatchBvh::RefitTree(Tree* tree, int32_t id) {
   ATOLL_ASSERT(id < static_cast<int32_t>(tree->item_pos.size()));
   const int32_t pos = tree->item_pos[id];
   ATOLL_ASSERT(pos >= 0);
-  tree->items[pos].box = aabbs_[id];
+  tree->items[pos].box = proxies_[id].aabb;
   int32_t up = tree->item_up[pos];
   if (up < 0) {
     // The root is a single leaf.

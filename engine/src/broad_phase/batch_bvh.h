@@ -115,7 +115,7 @@ class BatchBvh final : public BroadPhase {
   template <bool kCollide>
   uint32_t BuildNode(Tree* tree, int32_t begin, int32_t end, Vec2 cmin,
                      Vec2 cmax, int32_t cand_begin, int32_t cand_end,
-                     int32_t depth);
+                     int32_t depth, bool in_scratch);
   // Query-All2: items q[0, count) against the subtree `code` of `tree`.
   void QueryAll2(const Tree& tree, uint32_t code, ProxyItem* q, int32_t count);
   // Makes the query index current (rebuilding without pair detection).
@@ -133,6 +133,9 @@ class BatchBvh final : public BroadPhase {
   bool statics_valid_ = false;
   // Candidate sets of the nodes on the current build path, as a stack.
   std::vector<ProxyItem> cand_;
+  int32_t cand_top_ = 0;
+  // The other half of the build's double buffer (see BuildNode).
+  std::vector<ProxyItem> scratch_;
   std::vector<ProxyItem> query_items_;
   std::vector<uint64_t> keys_;
   std::vector<uint32_t> stack_;

@@ -26,18 +26,18 @@ void BroadPhase::Allocate(int32_t id, const AABB& aabb,
       std::push_heap(free_ids_.begin(), free_ids_.end(), std::greater<>());
     }
     const size_t size = static_cast<size_t>(id) + 1;
-    aabbs_.resize(size);
-    bodies_.resize(size, 0);
-    flags_.resize(size, 0);
+    proxies_.resize(size);
     filters_.resize(size);
   }
-  ATOLL_ASSERT((flags_[id] & kLiveFlag) == 0);
+  ATOLL_ASSERT((proxies_[id].flags & kLiveFlag) == 0);
   uint32_t flags = kLiveFlag;
   if (data.is_static) flags |= kStaticFlag;
   if (data.filter != Filter{}) flags |= kCustomFilterFlag;
-  aabbs_[id] = aabb;
-  bodies_[id] = data.body_id;
-  flags_[id] = flags;
+  ProxyRecord& record = proxies_[id];
+  record.aabb = aabb;
+  record.body = data.body_id;
+  record.flags = flags;
+  ++record.generation;
   filters_[id] = data.filter;
   ++live_count_;
   if (data.is_static) ++static_count_;
@@ -51,7 +51,7 @@ int32_t BroadPhase::CreateProxy(const AABB& aabb, const ProxyData& data) {
     std::pop_heap(free_ids_.begin(), free_ids_.end(), std::greater<>());
     const int32_t id = free_ids_.back();
     free_ids_.pop_back();
-    if ((flags_[id] & kLiveFlag) == 0) {
+    if ((proxies_[id].flags & kLiveFlag) == 0) {
       Allocate(id, aabb, data);
       return id;
     }
@@ -68,11 +68,12 @@ void BroadPhase::CreateProxyWithId(int32_t id, const AABB& aabb,
 
 void BroadPhase::DestroyProxy(int32_t id) {
   ATOLL_ASSERT(IsLive(id));
-  flags_[id] &= ~kLiveFlag;
+  proxies_[id].flags &= ~kLiveFlag;
   --live_count_;
-  if ((flags_[id] & kStaticFlag) != 0) --static_count_;
+  if ((proxies_[id].flags & kStaticFlag) != 0) --static_count_;
   OnDestroy(id);
-  flags_[id] = 0;
+  proxies_[id].flags = 0;
+  ++proxies_[id].generation;
   free_ids_.push_back(id);
   std::push_heap(free_ids_.begin(), free_ids_.end(), std::greater<>());
 }
@@ -80,14 +81,14 @@ void BroadPhase::DestroyProxy(int32_t id) {
 void BroadPhase::MoveProxy(int32_t id, const AABB& aabb) {
   ATOLL_ASSERT(IsLive(id));
   ATOLL_ASSERT(IsValid(aabb));
-  aabbs_[id] = aabb;
+  proxies_[id].aabb = aabb;
   OnMove(id);
 }
 
 void BroadPhase::Refit(int32_t id, const AABB& aabb) {
   ATOLL_ASSERT(IsLive(id));
   ATOLL_ASSERT(IsValid(aabb));
-  aabbs_[id] = aabb;
+  proxies_[id].aabb = aabb;
   OnRefit(id);
 }
 
@@ -99,8 +100,8 @@ void BroadPhase::UpdatePairs(std::vector<ProxyPair>* pairs) {
 ProxyData BroadPhase::GetData(int32_t id) const {
   ATOLL_ASSERT(IsLive(id));
   ProxyData data;
-  data.body_id = bodies_[id];
-  data.is_static = (flags_[id] & kStaticFlag) != 0;
+  data.body_id = proxies_[id].body;
+  data.is_static = (proxies_[id].flags & kStaticFlag) != 0;
   data.filter = filters_[id];
   return data;
 }
@@ -155,7 +156,7 @@ void BroadPhase::RayVisitor::Visit(int32_t id) {
   // The leaf test always uses the full segment, and the pruning limit only
   // skips proxies entered strictly after the best hit, which cannot beat or
   // tie it: so the visiting order never changes the answer.
-  if (!RayEntersAabb(input_, owner_->aabbs_[id], &t_enter)) return;
+  if (!RayEntersAabb(input_, owner_->proxies_[id].aabb, &t_enter)) return;
   if (t_enter > limit_) return;
   const float fraction = callback_(id, input_);
   if (!(fraction >= 0.0f) || fraction > input_.max_fraction) return;

@@ -143,13 +143,13 @@ class BroadPhase {
   /// The number of live proxies.
   int32_t proxy_count() const { return live_count_; }
   /// One more than the largest id ever allocated; ids lie in [0, this).
-  int32_t id_capacity() const { return static_cast<int32_t>(flags_.size()); }
+  int32_t id_capacity() const { return static_cast<int32_t>(proxies_.size()); }
   /// True when `id` names a live proxy.
   bool IsLive(int32_t id) const {
-    return id >= 0 && id < id_capacity() && (flags_[id] & kLiveFlag) != 0;
+    return id >= 0 && id < id_capacity() && (proxies_[id].flags & kLiveFlag) != 0;
   }
   /// The box of a live proxy.
-  const AABB& GetAabb(int32_t id) const { return aabbs_[id]; }
+  const AABB& GetAabb(int32_t id) const { return proxies_[id].aabb; }
   /// The data a live proxy was created with.
   ProxyData GetData(int32_t id) const;
 
@@ -157,7 +157,7 @@ class BroadPhase {
   int32_t static_count() const { return static_count_; }
 
  protected:
-  // Bits of flags_[id]. kStaticFlag and kCustomFilterFlag are also copied
+  // Bits of proxies_[id].flags. kStaticFlag and kCustomFilterFlag are also copied
   // into the strategies' per-item records, so pair rules need no lookups.
   static constexpr uint32_t kLiveFlag = 1u << 0;
   static constexpr uint32_t kStaticFlag = 1u << 1;
@@ -179,7 +179,7 @@ class BroadPhase {
   }
   /// The pair rule on two ids.
   bool AcceptPair(int32_t a, int32_t b) const {
-    return AcceptPair(a, bodies_[a], flags_[a], b, bodies_[b], flags_[b]);
+    return AcceptPair(a, proxies_[a].body, proxies_[a].flags, b, proxies_[b].body, proxies_[b].flags);
   }
 
   // Strategy hooks. The store is already updated when they run (for
@@ -225,10 +225,21 @@ class BroadPhase {
   };
   virtual void TraverseRay(RayVisitor* visitor) = 0;
 
+  // The hot part of a proxy, in one record so a lookup by id touches one
+  // cache line. The filter is cold (only read when kCustomFilterFlag).
+  struct ProxyRecord {
+    AABB aabb;
+    uint32_t body = 0;
+    uint32_t flags = 0;
+    // Counts creations and destructions of this id, so a strategy can tell
+    // a record it copied from a later proxy reusing the id.
+    uint32_t generation = 0;
+    uint32_t unused = 0;
+  };
+  static_assert(sizeof(ProxyRecord) == 32, "two records per cache line");
+
   // The proxy store, indexed by id; strategies read it directly.
-  std::vector<AABB> aabbs_;
-  std::vector<uint32_t> bodies_;
-  std::vector<uint32_t> flags_;
+  std::vector<ProxyRecord> proxies_;
   std::vector<Filter> filters_;
 
  private:

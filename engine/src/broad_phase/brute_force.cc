@@ -8,7 +8,7 @@ void BruteForce::ComputePairs(std::vector<ProxyPair>* pairs) {
     if (!IsLive(a)) continue;
     for (int32_t b = a + 1; b < capacity; ++b) {
       if (!IsLive(b)) continue;
-      if (Overlaps(aabbs_[a], aabbs_[b]) && AcceptPair(a, b)) {
+      if (Overlaps(proxies_[a].aabb, proxies_[b].aabb) && AcceptPair(a, b)) {
         pairs->push_back({a, b});
       }
     }
@@ -17,7 +17,7 @@ void BruteForce::ComputePairs(std::vector<ProxyPair>* pairs) {
 
 void BruteForce::CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) {
   for (int32_t id = 0; id < id_capacity(); ++id) {
-    if (IsLive(id) && Overlaps(aabbs_[id], aabb)) ids->push_back(id);
+    if (IsLive(id) && Overlaps(proxies_[id].aabb, aabb)) ids->push_back(id);
   }
 }
 

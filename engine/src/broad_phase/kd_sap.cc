@@ -1,6 +1,7 @@
 #include "broad_phase/kd_sap.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <utility>
 
@@ -10,12 +11,21 @@ namespace atl {
 namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr int32_t kPrefetchDistance = 16;
 
 inline float Lo(const AABB& b, int32_t axis) {
   return axis == 0 ? b.lower.x : b.lower.y;
 }
 inline float Hi(const AABB& b, int32_t axis) {
   return axis == 0 ? b.upper.x : b.upper.y;
+}
+template <int kAxis>
+inline float LoOf(const AABB& b) {
+  return kAxis == 0 ? b.lower.x : b.lower.y;
+}
+template <int kAxis>
+inline float HiOf(const AABB& b) {
+  return kAxis == 0 ? b.upper.x : b.upper.y;
 }
 
 // Regions are open: an object belongs to a child only when it lies strictly
@@ -80,7 +90,9 @@ struct Spread {
 
 }  // namespace
 
-KdSap::KdSap() : BroadPhase(BroadPhaseType::kKdSap) {
+KdSap::KdSap(int32_t leaf_capacity)
+    : BroadPhase(BroadPhaseType::kKdSap), leaf_capacity_(leaf_capacity) {
+  ATOLL_ASSERT(leaf_capacity >= 2);
   nodes_.emplace_back();
   nodes_[0].region = {{-kInf, -kInf}, {kInf, kInf}};
   root_ = 0;
@@ -96,17 +108,14 @@ void KdSap::MarkStale(int32_t id) {
 
 void KdSap::OnCreate(int32_t id) {
   const size_t capacity = static_cast<size_t>(id_capacity());
-  if (grown_.size() < capacity) {
-    grown_.resize(capacity);
-    serial_.resize(capacity, 0);
+  if (rest_.size() < capacity) {
     rest_.resize(capacity, 0);
     same_.resize(capacity, 0);
     stale_.resize(capacity, 0);
   }
-  ++serial_[id];
   rest_[id] = 0;
   same_[id] = 0;
-  pending_.push_back({id, serial_[id]});
+  pending_.push_back({id, proxies_[id].generation});
   MarkStale(id);
 }
 
@@ -181,43 +190,59 @@ void KdSap::PullSubtree(int32_t node) {
   }
 }
 
-void KdSap::Refresh() {
+template <bool kWasGrown, bool kGrown, bool kTrack>
+[[gnu::always_inline]] inline void KdSap::Classify(Item* item, float epsilon) {
+  // Item::box / Item::other hold (grown, real) or (real, grown) boxes
+  // depending on the mode of the update that wrote them.
+  const int32_t id = item->id;
+  const AABB tight = proxies_[id].aabb;
+  const AABB prev_tight = kWasGrown ? item->other : item->box;
+  const AABB prev_grown = kWasGrown ? item->box : item->other;
+  const bool rest = Contains(prev_grown, tight);
+  const AABB g = rest ? prev_grown : Inflate(tight, epsilon);
+  if constexpr (kTrack) {
+    // Only the incremental search reads these (for the pair cache).
+    same_[id] = tight == prev_tight ? 1 : 0;
+    rest_[id] = rest ? 1 : 0;
+  }
+  item->box = kGrown ? g : tight;
+  item->other = kGrown ? tight : g;
+  item->flags = (item->flags & (kStaticFlag | kCustomFilterFlag)) |
+                (rest ? kRestFlag : 0u);
+}
+
+template <bool kWasGrown, bool kGrown, bool kTrack>
+void KdSap::RefreshNodes() {
   const float epsilon = epsilon_;
-  const bool grown = box_is_grown_;
-  climbers_.clear();
   int64_t rest_count = 0;
   int64_t live = 0;
   double size_sum = 0.0;
-  auto classify = [&](Item& item) {
-    const int32_t id = item.id;
-    const AABB tight = aabbs_[id];
-    same_[id] = tight == item.tight ? 1 : 0;
-    AABB& g = grown_[id];
-    const bool rest = Contains(g, tight);
-    if (!rest) g = Inflate(tight, epsilon);
-    rest_[id] = rest ? 1 : 0;
-    item.tight = tight;
-    item.box = grown ? g : tight;
-    item.flags = (item.flags & (kStaticFlag | kCustomFilterFlag)) |
-                 (rest ? kRestFlag : 0u);
-    ++live;
-    rest_count += rest ? 1 : 0;
-    size_sum += static_cast<double>(tight.upper.x - tight.lower.x) +
-                static_cast<double>(tight.upper.y - tight.lower.y);
-  };
   for (int32_t n : preorder_) {
     Node& node = nodes_[n];
     node.stay = 0;
     node.arrive_count = 0;
     node.drained = false;
     Item* own = objs_.data() + node.begin;
+    float node_size = 0.0f;
+    int32_t node_rest = 0;
+    int32_t node_live = 0;
     for (int32_t k = 0; k < node.count; ++k) {
       Item& item = own[k];
-      if (!IsLive(item.id) || serial_[item.id] != item.serial) {
+      // Objects are in spatial order, records in id order: each lookup is
+      // a likely cache miss, so ask for records well ahead of use.
+      if (k + kPrefetchDistance < node.count) {
+        __builtin_prefetch(&proxies_[own[k + kPrefetchDistance].id]);
+      }
+      // A destroyed proxy (its id maybe reused since) changed generation.
+      if (proxies_[item.id].generation != item.serial) {
         item.flags |= kGoneFlag;
         continue;
       }
-      classify(item);
+      Classify<kWasGrown, kGrown, kTrack>(&item, epsilon);
+      const AABB& real = kGrown ? item.other : item.box;
+      node_size += (real.upper.x - real.lower.x) + (real.upper.y - real.lower.y);
+      node_rest += (item.flags & kRestFlag) != 0 ? 1 : 0;
+      ++node_live;
       if (FitsInside(node.region, item.box)) {
         ++node.stay;
         continue;
@@ -237,18 +262,53 @@ void KdSap::Refresh() {
       climbers_.push_back({target, item});
       item.flags |= kGoneFlag;
     }
+    size_sum += node_size;
+    rest_count += node_rest;
+    live += node_live;
   }
   for (const auto& [id, serial] : pending_) {
-    if (!IsLive(id) || serial_[id] != serial) continue;
+    if (proxies_[id].generation != serial) continue;
     Item item;
     item.id = id;
-    item.body = bodies_[id];
-    item.flags = flags_[id] & (kStaticFlag | kCustomFilterFlag);
+    item.body = proxies_[id].body;
+    item.flags = proxies_[id].flags & (kStaticFlag | kCustomFilterFlag);
     item.serial = serial;
-    item.tight = {{kInf, kInf}, {kInf, kInf}};  // differs from any real box
-    grown_[id] = {{kInf, kInf}, {-kInf, -kInf}};  // contains nothing
-    classify(item);
+    // No previous real box (differs from any) and an empty grown box.
+    const AABB none_real = {{kInf, kInf}, {kInf, kInf}};
+    const AABB none_grown = {{kInf, kInf}, {-kInf, -kInf}};
+    item.box = kWasGrown ? none_grown : none_real;
+    item.other = kWasGrown ? none_real : none_grown;
+    Classify<kWasGrown, kGrown, kTrack>(&item, epsilon);
+    const AABB& real = kGrown ? item.other : item.box;
+    size_sum += (real.upper.x - real.lower.x) + (real.upper.y - real.lower.y);
+    ++live;
     climbers_.push_back({root_, item});
+  }
+  live_items_ = static_cast<int32_t>(live);
+  rest_share_ = live > 0 ? static_cast<float>(static_cast<double>(rest_count) /
+                                              static_cast<double>(live))
+                         : 0.0f;
+  // Epsilon for the next step: 1/100 of the mean object size.
+  epsilon_ = live > 0 ? static_cast<float>(kEpsilonFraction * size_sum /
+                                           (2.0 * static_cast<double>(live)))
+                      : 0.0f;
+}
+
+void KdSap::Refresh() {
+  climbers_.clear();
+  const bool track = mode_ == Mode::kIncremental;
+  if (prev_box_is_grown_) {
+    if (box_is_grown_) {
+      track ? RefreshNodes<true, true, true>() : RefreshNodes<true, true, false>();
+    } else {
+      RefreshNodes<true, false, false>();
+    }
+  } else {
+    if (box_is_grown_) {
+      track ? RefreshNodes<false, true, true>() : RefreshNodes<false, true, false>();
+    } else {
+      RefreshNodes<false, false, false>();
+    }
   }
   pending_.clear();
 
@@ -275,30 +335,28 @@ void KdSap::Refresh() {
           nodes_[node.left].population + nodes_[node.right].population;
     }
   }
-
-  live_items_ = static_cast<int32_t>(live);
-  rest_share_ = live > 0 ? static_cast<float>(static_cast<double>(rest_count) /
-                                              static_cast<double>(live))
-                         : 0.0f;
-  // Epsilon for the next step: 1/100 of the mean object size.
-  epsilon_ = live > 0 ? static_cast<float>(kEpsilonFraction * size_sum /
-                                           (2.0 * static_cast<double>(live)))
-                      : 0.0f;
 }
 
-void KdSap::SortBlock(Item* block, int32_t count, int32_t axis, bool nearly) {
+void KdSap::SortBlock(Item* block, int32_t sorted, int32_t count,
+                      int32_t axis) {
+  if (count < 2) return;
   auto less = [axis](const Item& x, const Item& y) {
     const float kx = Lo(x.box, axis);
     const float ky = Lo(y.box, axis);
     return kx < ky || (kx == ky && x.id < y.id);
   };
-  if (!nearly) {
-    std::sort(block, block + count, less);
+  // The first `sorted` items were in order last step. When they moved only
+  // a little (few descents), insertion sort is linear in the displacement
+  // and newcomers are merged in; otherwise (incoherent motion) sort afresh.
+  int32_t descents = 0;
+  for (int32_t i = 1; i < sorted; ++i) {
+    descents += less(block[i], block[i - 1]) ? 1 : 0;
+  }
+  if (sorted * 2 < count || descents * 16 > sorted) {
+    SortFully(block, count, axis);
     return;
   }
-  // Coherent steps leave the block almost sorted: insertion sort is linear
-  // in the number of displacements.
-  for (int32_t i = 1; i < count; ++i) {
+  for (int32_t i = 1; i < sorted; ++i) {
     if (!less(block[i], block[i - 1])) continue;
     const Item value = block[i];
     int32_t j = i;
@@ -308,37 +366,78 @@ void KdSap::SortBlock(Item* block, int32_t count, int32_t axis, bool nearly) {
     }
     block[j] = value;
   }
-}
-
-void KdSap::Emit(const Item& x, const Item& y) {
-  if (mode_ == Mode::kIncremental && (x.flags & y.flags & kRestFlag) != 0) {
-    return;  // both at rest: the cache knows this pair
+  if (sorted == count) return;
+  // Newcomers: sorted apart, then merged in from the back.
+  std::sort(block + sorted, block + count, less);
+  merge_scratch_.assign(block + sorted, block + count);
+  int32_t a = sorted - 1;
+  int32_t b = count - sorted - 1;
+  for (int32_t out = count - 1; b >= 0; --out) {
+    if (a >= 0 && less(merge_scratch_[b], block[a])) {
+      block[out] = block[a--];
+    } else {
+      block[out] = merge_scratch_[b--];
+    }
   }
-  if (!Overlaps(x.box, y.box)) return;
-  if (!AcceptPair(x.id, x.body, x.flags, y.id, y.body, y.flags)) return;
-  const uint64_t real =
-      !box_is_grown_ || Overlaps(x.tight, y.tight) ? 1u : 0u;
-  const uint64_t key = PairKey(x.id, y.id);
-  keys_.push_back((key & ~0xffffffffull) | ((key & 0xffffffffull) << 1) |
-                  real);
 }
 
-void KdSap::Detect(const Item* block, int32_t count, int32_t axis,
-                   const Item* ext, int32_t ext_count) {
+void KdSap::SortFully(Item* block, int32_t count, int32_t axis) {
+  // Sorting 8-byte keys and moving each 48-byte item once beats sorting the
+  // items. Key: the lower bound as an order-preserving integer, then the
+  // position (the order of equal bounds does not matter to the sweep).
+  sort_keys_.resize(static_cast<size_t>(count));
+  for (int32_t i = 0; i < count; ++i) {
+    uint32_t bits;
+    const float lo = Lo(block[i].box, axis);
+    std::memcpy(&bits, &lo, sizeof(bits));
+    bits ^= (bits & 0x80000000u) != 0 ? 0xffffffffu : 0x80000000u;
+    sort_keys_[i] = static_cast<uint64_t>(bits) << 32 | static_cast<uint32_t>(i);
+  }
+  std::sort(sort_keys_.begin(), sort_keys_.end());
+  merge_scratch_.assign(block, block + count);
+  for (int32_t i = 0; i < count; ++i) {
+    block[i] = merge_scratch_[static_cast<uint32_t>(sort_keys_[i])];
+  }
+}
+
+template <KdSap::Mode kMode, int kAxis>
+void KdSap::Detect(const Item* block, int32_t count, const Item* ext,
+                   int32_t ext_count) {
   if (count == 0) return;
-  bool all_rest = mode_ == Mode::kIncremental;
+  constexpr int kOther = 1 - kAxis;
+  // A candidate pair, already overlapping on the sweep axis: the other
+  // axis, the rules, and whether the real boxes overlap too (always, when
+  // the boxes are the real ones).
+  auto emit = [this](const Item& x, const Item& y) {
+    if constexpr (kMode == Mode::kIncremental) {
+      if ((x.flags & y.flags & kRestFlag) != 0) return;  // in the cache
+    }
+    if (LoOf<kOther>(x.box) > HiOf<kOther>(y.box) ||
+        LoOf<kOther>(y.box) > HiOf<kOther>(x.box)) {
+      return;
+    }
+    if (!AcceptPair(x.id, x.body, x.flags, y.id, y.body, y.flags)) return;
+    uint64_t real = 1;
+    if constexpr (kMode != Mode::kComplete) {
+      real = Overlaps(x.other, y.other) ? 1u : 0u;
+    }
+    const uint64_t key = PairKey(x.id, y.id);
+    keys_.push_back((key & ~0xffffffffull) | ((key & 0xffffffffull) << 1) |
+                    real);
+  };
+  bool all_rest = kMode == Mode::kIncremental;
   float max_extent = 0.0f;
   for (int32_t i = 0; i < count; ++i) {
     all_rest = all_rest && (block[i].flags & kRestFlag) != 0;
-    max_extent = Max(max_extent, Hi(block[i].box, axis) - Lo(block[i].box, axis));
+    max_extent = Max(max_extent, HiOf<kAxis>(block[i].box) - LoOf<kAxis>(block[i].box));
   }
   // Internal pairs: sweep along the sorted axis.
   if (!all_rest) {
     for (int32_t i = 0; i < count; ++i) {
       const Item& x = block[i];
-      const float hi = Hi(x.box, axis);
-      for (int32_t j = i + 1; j < count && Lo(block[j].box, axis) <= hi; ++j) {
-        Emit(x, block[j]);
+      const float hi = HiOf<kAxis>(x.box);
+      for (int32_t j = i + 1; j < count && LoOf<kAxis>(block[j].box) <= hi; ++j) {
+        emit(x, block[j]);
       }
     }
   }
@@ -348,23 +447,34 @@ void KdSap::Detect(const Item* block, int32_t count, int32_t axis,
   for (int32_t e = 0; e < ext_count; ++e) {
     const Item& x = ext[e];
     if (all_rest && (x.flags & kRestFlag) != 0) continue;
-    const float lo_x = Lo(x.box, axis);
-    const float hi_x = Hi(x.box, axis);
+    const float lo_x = LoOf<kAxis>(x.box);
+    const float hi_x = HiOf<kAxis>(x.box);
     const float margin = (Abs(lo_x) + 2.0f * max_extent) * 1.0e-6f + 1.0e-30f;
     const float from = (lo_x - max_extent) - margin;
     int32_t first = 0;
     int32_t last = count;
     while (first < last) {
       const int32_t mid = first + (last - first) / 2;
-      if (Lo(block[mid].box, axis) < from) {
+      if (LoOf<kAxis>(block[mid].box) < from) {
         first = mid + 1;
       } else {
         last = mid;
       }
     }
-    for (int32_t i = first; i < count && Lo(block[i].box, axis) <= hi_x; ++i) {
-      Emit(x, block[i]);
+    for (int32_t i = first; i < count && LoOf<kAxis>(block[i].box) <= hi_x; ++i) {
+      // Starting within reach does not mean reaching: check the axis.
+      if (HiOf<kAxis>(block[i].box) >= lo_x) emit(x, block[i]);
     }
+  }
+}
+
+template <KdSap::Mode kMode>
+void KdSap::DetectOnAxis(const Item* block, int32_t count, int32_t axis,
+                         const Item* ext, int32_t ext_count) {
+  if (axis == 0) {
+    Detect<kMode, 0>(block, count, ext, ext_count);
+  } else {
+    Detect<kMode, 1>(block, count, ext, ext_count);
   }
 }
 
@@ -426,7 +536,7 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
       const int32_t right = nodes_[n].right;
       const int64_t pop_left = nodes_[left].population;
       const int64_t pop_right = nodes_[right].population;
-      if (own_stays(n) + movers + pop_left + pop_right < kLeafCapacity) {
+      if (own_stays(n) + movers + pop_left + pop_right < leaf_capacity_) {
         // Collapse: the subtree is underpopulated; fold it into this node.
         PullSubtree(left);
         PullSubtree(right);
@@ -487,7 +597,7 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
     }
     // Leaf: Partition when crowded, at the mean of the axis of largest
     // variance.
-    if (own_stays(n) + movers > kLeafCapacity && depth < kMaxDepth) {
+    if (own_stays(n) + movers > leaf_capacity_ && depth < kMaxDepth) {
       Spread spread;
       for_each_object(n, [&](const Item& item) { spread.Add(item.box); });
       const double var_x = spread.Variance(0);
@@ -512,68 +622,76 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
 
   // Filter: objects strictly on one side go down; the rest stay. Goers are
   // compacted on the work stack (left run, then right run) as the
-  // children's incoming objects; stayers go to their final place.
+  // children's incoming objects; stayers go to their final place, own
+  // objects (sorted last step) first, then newcomers.
   next_preorder_.push_back(n);
   const int32_t axis = nodes_[n].axis;
   const float plane = nodes_[n].plane;
   const bool leaf = axis < 0;
-  stay_scratch_.clear();
-  right_goers_.clear();
-  int32_t left_count = 0;
-  auto route = [&](const Item& item, bool from_work) {
-    const int side = leaf ? 0 : Side(item.box, axis, plane);
-    if (side < 0) {
-      const int32_t slot = work_begin + left_count++;
-      if (from_work || static_cast<size_t>(slot) < work_.size()) {
-        work_[slot] = item;
-      } else {
-        work_.resize(std::max(static_cast<size_t>(slot) + 1, 2 * work_.size()));
-        work_[slot] = item;
-      }
-    } else if (side > 0) {
-      right_goers_.push_back(item);
-    } else {
-      stay_scratch_.push_back(item);
-    }
-  };
-  // Own objects first: they are sorted from the last step, which keeps the
-  // block nearly sorted for the insertion sort.
   const int32_t work_end = work_top_;
   const bool drained = nodes_[n].drained;
-  const int32_t own_begin = nodes_[n].begin;
-  const int32_t own_count = nodes_[n].count;
-  // The work run is routed first so left goers compact over slots already
-  // read; own objects follow, then the staying ones are reordered below.
-  std::vector<Item>& stays = stay_scratch_;
-  for (int32_t k = work_begin; k < work_end; ++k) route(work_[k], true);
-  const int32_t work_stays = static_cast<int32_t>(stays.size());
-  if (!drained) {
+  const Item* own = objs_.data() + nodes_[n].begin;
+  const int32_t own_count = drained ? 0 : nodes_[n].count;
+  int32_t left_count = 0;
+  int32_t right_count = 0;
+  int32_t stay_count = 0;
+  int32_t sorted_count = 0;  // the leading stayers still in last step's order
+  int32_t block_begin = out_begin;
+  Item* block;
+  if (leaf) {
+    // Nothing goes down: copy straight to the final place.
+    block = next_objs_.data() + block_begin;
     for (int32_t k = 0; k < own_count; ++k) {
-      const Item& item = objs_[own_begin + k];
-      if ((item.flags & kGoneFlag) == 0) route(item, false);
+      if ((own[k].flags & kGoneFlag) == 0) block[stay_count++] = own[k];
     }
-  }
-  const int32_t right_count = static_cast<int32_t>(right_goers_.size());
-  {
-    const size_t needed =
-        static_cast<size_t>(work_begin) + left_count + right_count;
+    sorted_count = stay_count;
+    for (int32_t k = work_begin; k < work_end; ++k) block[stay_count++] = work_[k];
+    work_top_ = work_begin;
+  } else {
+    stay_scratch_.clear();
+    right_goers_.clear();
+    left_goers_.clear();
+    // Own objects first into the scratch (no slot of the work run is
+    // written before it is read: left goers of the run compact in place).
+    for (int32_t k = 0; k < own_count; ++k) {
+      const Item& item = own[k];
+      if ((item.flags & kGoneFlag) != 0) continue;
+      const int side = Side(item.box, axis, plane);
+      if (side < 0) {
+        left_goers_.push_back(item);
+      } else if (side > 0) {
+        right_goers_.push_back(item);
+      } else {
+        stay_scratch_.push_back(item);
+      }
+    }
+    sorted_count = static_cast<int32_t>(stay_scratch_.size());
+    for (int32_t k = work_begin; k < work_end; ++k) {
+      const Item& item = work_[k];
+      const int side = Side(item.box, axis, plane);
+      if (side < 0) {
+        work_[work_begin + left_count++] = item;
+      } else if (side > 0) {
+        right_goers_.push_back(item);
+      } else {
+        stay_scratch_.push_back(item);
+      }
+    }
+    // Own left goers join the left run; the right run follows.
+    const size_t needed = static_cast<size_t>(work_begin) + left_count +
+                          left_goers_.size() + right_goers_.size();
     if (work_.size() < needed) work_.resize(std::max(needed, 2 * work_.size()));
-    std::copy(right_goers_.begin(), right_goers_.end(),
-              work_.begin() + work_begin + left_count);
+    for (const Item& item : left_goers_) work_[work_begin + left_count++] = item;
+    for (const Item& item : right_goers_) {
+      work_[work_begin + left_count + right_count++] = item;
+    }
     work_top_ = work_begin + left_count + right_count;
+    stay_count = static_cast<int32_t>(stay_scratch_.size());
+    block_begin = out_begin + nodes_[nodes_[n].left].population + left_count;
+    block = next_objs_.data() + block_begin;
+    std::copy(stay_scratch_.begin(), stay_scratch_.end(), block);
   }
-
-  const int32_t left = nodes_[n].left;
-  const int32_t right = nodes_[n].right;
-  const int32_t pop_left = leaf ? 0 : nodes_[left].population + left_count;
-  const int32_t stay_count = static_cast<int32_t>(stays.size());
-  const int32_t block_begin = out_begin + pop_left;
   ATOLL_ASSERT(block_begin + stay_count <= live_items_);
-  Item* block = next_objs_.data() + block_begin;
-  // Own objects (sorted last step) first, then newcomers.
-  std::copy(stays.begin() + work_stays, stays.end(), block);
-  std::copy(stays.begin(), stays.begin() + work_stays,
-            block + (stay_count - work_stays));
   written_ += stay_count;
 
   // The sweep axis: across the plane for inner nodes (their objects line
@@ -589,9 +707,10 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
   } else if (!leaf) {
     sap_axis = 1 - axis;
   }
-  const bool nearly = sap_axis == nodes_[n].sap_axis &&
-                      static_cast<int64_t>(work_stays) * 8 <= stay_count;
-  SortBlock(block, stay_count, sap_axis, nearly);
+  SortBlock(block, sap_axis == nodes_[n].sap_axis ? sorted_count : 0,
+            stay_count, sap_axis);
+  const int32_t left = nodes_[n].left;
+  const int32_t right = nodes_[n].right;
   {
     Node& node = nodes_[n];
     node.sap_axis = sap_axis;
@@ -599,8 +718,20 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
     node.count = stay_count;
   }
   if constexpr (kDetect) {
-    Detect(block, stay_count, sap_axis, ext_.data() + ext_begin,
-           ext_end - ext_begin);
+    const Item* ext = ext_.data() + ext_begin;
+    const int32_t ext_count = ext_end - ext_begin;
+    switch (mode_) {
+      case Mode::kComplete:
+        DetectOnAxis<Mode::kComplete>(block, stay_count, sap_axis, ext, ext_count);
+        break;
+      case Mode::kCompleteCached:
+        DetectOnAxis<Mode::kCompleteCached>(block, stay_count, sap_axis, ext,
+                                      ext_count);
+        break;
+      case Mode::kIncremental:
+        DetectOnAxis<Mode::kIncremental>(block, stay_count, sap_axis, ext, ext_count);
+        break;
+    }
   }
   if (!leaf) {
     // Externals of a child: the ancestors' and this node's objects that
@@ -616,8 +747,8 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
         }
       };
       for (int32_t k = ext_begin; k < ext_end; ++k) take(ext_[k]);
-      const Item* own = next_objs_.data() + block_begin;
-      for (int32_t k = 0; k < stay_count; ++k) take(own[k]);
+      const Item* stayers = next_objs_.data() + block_begin;
+      for (int32_t k = 0; k < stay_count; ++k) take(stayers[k]);
       return top;
     };
     AABB left_region = region;
@@ -651,6 +782,7 @@ void KdSap::Update() {
   ATOLL_ASSERT(written_ == live_items_);
   objs_.swap(next_objs_);
   preorder_.swap(next_preorder_);
+  prev_box_is_grown_ = box_is_grown_;
   for (int32_t id : stale_list_) stale_[id] = 0;
   stale_list_.clear();
 }
@@ -683,7 +815,7 @@ void KdSap::ComputePairs(std::vector<ProxyPair>* pairs) {
       if (rest_[a] == 0 || rest_[b] == 0) continue;
       uint64_t updated = key;
       if (same_[a] == 0 || same_[b] == 0) {
-        updated = (key & ~1ull) | (Overlaps(aabbs_[a], aabbs_[b]) ? 1u : 0u);
+        updated = (key & ~1ull) | (Overlaps(proxies_[a].aabb, proxies_[b].aabb) ? 1u : 0u);
       }
       while (f < keys_.size() && keys_[f] < updated) merged_.push_back(keys_[f++]);
       merged_.push_back(updated);
@@ -729,7 +861,8 @@ void KdSap::CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) {
     if (!Overlaps(node.region, aabb)) continue;
     const Item* own = objs_.data() + node.begin;
     for (int32_t k = 0; k < node.count; ++k) {
-      if (stale_[own[k].id] == 0 && Overlaps(own[k].tight, aabb)) {
+      const AABB& real = box_is_grown_ ? own[k].other : own[k].box;
+      if (stale_[own[k].id] == 0 && Overlaps(real, aabb)) {
         ids->push_back(own[k].id);
       }
     }
@@ -739,7 +872,7 @@ void KdSap::CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) {
     }
   }
   for (int32_t id : stale_list_) {
-    if (IsLive(id) && Overlaps(aabbs_[id], aabb)) ids->push_back(id);
+    if (IsLive(id) && Overlaps(proxies_[id].aabb, aabb)) ids->push_back(id);
   }
 }
 

@@ -59,8 +59,8 @@ class KdSap final : public BroadPhase {
   /// Epsilon as a fraction of the mean object size.
   static constexpr float kEpsilonFraction = 0.01f;
 
-  /// An empty broad phase.
-  KdSap();
+  /// An empty broad phase whose leaves hold up to `leaf_capacity` objects.
+  explicit KdSap(int32_t leaf_capacity = kLeafCapacity);
 
   /// True when the last UpdatePairs searched incrementally.
   bool last_step_incremental() const { return mode_ == Mode::kIncremental; }
@@ -76,15 +76,16 @@ class KdSap final : public BroadPhase {
   static constexpr int32_t kMaxDepth = 40;
 
   // One object. `box` is what the tree and the search use: the grown box
-  // when a pair cache is kept, the real box otherwise; `tight` is the real
-  // box, so pair output needs no lookup.
+  // when a pair cache is kept, the real box otherwise; `other` is the other
+  // one (the real box for the pair output, or the grown box for the next
+  // step's rest test), so neither needs a lookup by id.
   struct Item {
     AABB box;
-    AABB tight;
+    AABB other;
     int32_t id;
     uint32_t body;
     uint32_t flags;
-    uint32_t serial;  // the proxy's incarnation, to spot destroyed ids
+    uint32_t serial;  // the proxy's generation, to spot destroyed ids
   };
   static_assert(sizeof(Item) == 48, "Item layout");
 
@@ -121,6 +122,10 @@ class KdSap final : public BroadPhase {
   template <bool kDetect>
   void Update();
   void Refresh();
+  template <bool kWasGrown, bool kGrown, bool kTrack>
+  void RefreshNodes();
+  template <bool kWasGrown, bool kGrown, bool kTrack>
+  void Classify(Item* item, float epsilon);
   template <bool kDetect>
   void Process(int32_t node, const AABB& region, int32_t in_begin,
                int32_t in_end, int32_t ext_begin, int32_t ext_end,
@@ -128,10 +133,16 @@ class KdSap final : public BroadPhase {
   void PullSubtree(int32_t node);
   void FreeSubtree(int32_t node);
   int32_t NewNode();
-  void SortBlock(Item* block, int32_t count, int32_t axis, bool nearly);
-  void Detect(const Item* block, int32_t count, int32_t axis,
-              const Item* ext, int32_t ext_count);
-  void Emit(const Item& x, const Item& y);
+  // Sorts a block by its boxes' lower bound on `axis`; the first `sorted`
+  // items are nearly in order already.
+  void SortBlock(Item* block, int32_t sorted, int32_t count, int32_t axis);
+  void SortFully(Item* block, int32_t count, int32_t axis);
+  template <Mode kMode, int kAxis>
+  void Detect(const Item* block, int32_t count, const Item* ext,
+              int32_t ext_count);
+  template <Mode kMode>
+  void DetectOnAxis(const Item* block, int32_t count, int32_t axis,
+                    const Item* ext, int32_t ext_count);
   void EnsureQueryable();
 
   std::vector<Node> nodes_;
@@ -146,25 +157,28 @@ class KdSap final : public BroadPhase {
   std::vector<Item> work_;
   int32_t work_top_ = 0;
   std::vector<Item> ext_;
+  std::vector<Item> left_goers_;
   std::vector<Item> right_goers_;
   std::vector<Item> stay_scratch_;
+  std::vector<Item> merge_scratch_;
+  std::vector<uint64_t> sort_keys_;
   int32_t written_ = 0;  // objects placed in next_objs_ this update
   // Objects that climbed this step, grouped by target node.
   std::vector<std::pair<int32_t, Item>> climbers_;
   std::vector<Item> arrivals_;
-  // Proxies created since the last update: (id, serial).
+  // Proxies created since the last update: (id, generation).
   std::vector<std::pair<int32_t, uint32_t>> pending_;
 
   // Per proxy id.
-  std::vector<AABB> grown_;       // box grown by epsilon, kept while at rest
-  std::vector<uint32_t> serial_;  // incarnation counter
   std::vector<uint8_t> rest_;     // at rest this step
   std::vector<uint8_t> same_;     // real box unchanged since last step
   std::vector<uint8_t> stale_;    // moved since the last update
   std::vector<int32_t> stale_list_;
 
+  int32_t leaf_capacity_;
   Mode mode_ = Mode::kComplete;
   bool box_is_grown_ = false;  // Item::box is the grown box this step
+  bool prev_box_is_grown_ = false;  // ... in the last update
   bool cache_valid_ = false;
   float epsilon_ = 0.0f;
   float rest_share_ = 0.0f;
