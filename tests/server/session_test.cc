@@ -2,6 +2,7 @@
 // recovery from --data_dir.
 
 #include <signal.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 
 #include <gtest/gtest.h>
@@ -205,6 +206,26 @@ TEST_F(SessionTest, KilledServerRestoresEveryWorldAndContinuesTheHashChain) {
   ASSERT_TRUE(replay->Verify(&context, verify, &verdict).ok());
   EXPECT_TRUE(verdict.ok()) << "diverged at " << verdict.first_divergent_tick();
   p1->Close();
+}
+
+TEST_F(SessionTest, SigtermEndsSessionsAndSyncsRecordings) {
+  auto server = ServerProcess::Start({"--data_dir=" + data_dir_});
+  ASSERT_TRUE(server.ok()) << server.status();
+  const std::string address = (*server)->address();
+  CreateWorld(address, DuelRequest("calm"));
+  v1::WatchRequest watch;
+  watch.set_world_id("calm");
+  auto spectator = SessionClient::Watch(address, watch);
+  ASSERT_TRUE(spectator->WaitForTick(10, absl::Seconds(10)));
+  const int status = (*server)->StopWith(SIGTERM);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << (*server)->Output();
+  EXPECT_EQ(spectator->WaitForEnd(absl::Seconds(10)).error_code(), grpc::StatusCode::UNAVAILABLE);
+
+  // The recording ends with whole records up to the last tick the
+  // spectator saw (or later).
+  auto restarted = ServerProcess::Start({"--data_dir=" + data_dir_});
+  ASSERT_TRUE(restarted.ok()) << restarted.status();
+  EXPECT_GE(GetWorld((*restarted)->address(), "calm").tick(), spectator->last_tick());
 }
 
 }  // namespace
