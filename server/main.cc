@@ -1,12 +1,16 @@
 // atoll-server: hosts Atoll worlds over gRPC.
 //
-//   atoll-server --listen=127.0.0.1:50051
+//   atoll-server --listen=127.0.0.1:50051 --data_dir=/var/lib/atoll
+//
+// With --data_dir every world is recorded there and restored at the next
+// start (docs/recording.md).
 //
 // Prints "atoll-server listening on HOST:PORT" once it serves (with the real
 // port when --listen asked for port 0), and shuts down gracefully on SIGINT
 // or SIGTERM.
 
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -18,13 +22,28 @@
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:50051",
           "HOST:PORT to serve on; port 0 picks a free port");
+ABSL_FLAG(std::string, data_dir, "",
+          "directory for world recordings; worlds found there are restored at "
+          "start. Empty: recordings are kept in memory only");
+ABSL_FLAG(uint32_t, max_worlds, 64, "most worlds this server hosts");
+ABSL_FLAG(uint32_t, max_bodies_per_world, 100000, "most bodies in one world");
+ABSL_FLAG(int32_t, max_message_bytes, 16 << 20,
+          "largest request message accepted, bytes");
+ABSL_FLAG(int32_t, tick_threads, 2, "threads that step worlds");
+ABSL_FLAG(int32_t, batch_threads, 1, "threads for BatchService and ReplayService");
+ABSL_FLAG(uint32_t, outbox_capacity, 256,
+          "messages queued per session before it is collapsed to a snapshot");
+ABSL_FLAG(absl::Duration, keepalive_time, absl::Seconds(20),
+          "HTTP/2 keepalive ping interval");
+ABSL_FLAG(absl::Duration, keepalive_timeout, absl::Seconds(10),
+          "how long a keepalive ping may go unanswered");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(5),
           "how long in-flight calls may run after SIGTERM before cancellation");
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "Hosts deterministic Atoll physics worlds over gRPC.\n"
-      "usage: atoll-server --listen=HOST:PORT");
+      "usage: atoll-server --listen=HOST:PORT [--data_dir=DIR]");
   absl::ParseCommandLine(argc, argv);
 
   // Block the stop signals in every thread (gRPC's threads inherit this
@@ -37,11 +56,23 @@ int main(int argc, char** argv) {
 
   atl::server::ServerOptions options;
   options.listen = absl::GetFlag(FLAGS_listen);
+  options.data_dir = absl::GetFlag(FLAGS_data_dir);
+  options.max_worlds = absl::GetFlag(FLAGS_max_worlds);
+  options.max_bodies_per_world = absl::GetFlag(FLAGS_max_bodies_per_world);
+  options.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
+  options.tick_threads = absl::GetFlag(FLAGS_tick_threads);
+  options.batch_threads = absl::GetFlag(FLAGS_batch_threads);
+  options.outbox_capacity = absl::GetFlag(FLAGS_outbox_capacity);
+  options.keepalive_time = absl::GetFlag(FLAGS_keepalive_time);
+  options.keepalive_timeout = absl::GetFlag(FLAGS_keepalive_timeout);
   auto server = atl::server::Server::Create(options);
   if (!server.ok()) {
     std::fprintf(stderr, "atoll-server: %s\n",
                  std::string(server.status().message()).c_str());
     return 1;
+  }
+  for (const std::string& line : (*server)->recovery_log()) {
+    std::printf("atoll-server: %s\n", line.c_str());
   }
   std::printf("atoll-server listening on %s\n", (*server)->address().c_str());
   std::fflush(stdout);

@@ -10,7 +10,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "batch_service.h"
 #include "info_service.h"
+#include "replay_service.h"
+#include "session_service.h"
+#include "worker_pool.h"
+#include "world_registry.h"
+#include "world_service.h"
 
 namespace atl::server {
 namespace {
@@ -46,6 +52,31 @@ class ServerImpl final : public Server {
     }
     // Both must be switched on before the builder is made: the builder reads
     // them when it is constructed.
+    if (options.max_worlds == 0 || options.max_bodies_per_world == 0 ||
+        options.max_message_bytes <= 0 || options.tick_threads <= 0 ||
+        options.batch_threads <= 0 || options.outbox_capacity < 2) {
+      return absl::InvalidArgumentError(
+          "max_worlds, max_bodies_per_world, max_message_bytes, tick_threads and "
+          "batch_threads must be positive, outbox_capacity at least 2");
+    }
+    RegistryOptions registry_options;
+    registry_options.data_dir = options.data_dir;
+    registry_options.max_worlds = options.max_worlds;
+    registry_options.max_bodies_per_world = options.max_bodies_per_world;
+    registry_options.tick_threads = options.tick_threads;
+    registry_options.host.outbox_capacity = options.outbox_capacity;
+    absl::StatusOr<std::unique_ptr<WorldRegistry>> registry =
+        WorldRegistry::Create(registry_options);
+    if (!registry.ok()) return registry.status();
+    registry_ = *std::move(registry);
+    recovery_log_ = registry_->RecoverAll();
+    pool_ = std::make_unique<WorkerPool>(options.batch_threads, 64);
+    world_service_ = std::make_unique<WorldService>(registry_.get());
+    session_service_ = std::make_unique<SessionService>(registry_.get());
+    replay_service_ = std::make_unique<ReplayService>(pool_.get());
+    batch_service_ =
+        std::make_unique<BatchService>(pool_.get(), options.max_bodies_per_world);
+
     grpc::EnableDefaultHealthCheckService(true);
     grpc::reflection::InitProtoReflectionServerBuilderPlugin();
 
@@ -53,10 +84,26 @@ class ServerImpl final : public Server {
     // gRPC turns on SO_REUSEPORT by default, which lets a second server bind
     // the same port and silently steal half the connections.
     builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+    builder.SetMaxReceiveMessageSize(options.max_message_bytes);
+    // Sessions are long-lived streams that can be idle between ticks of a
+    // slow world: ping to notice dead peers and keep NATs open, and allow
+    // clients to ping us as often as every 10 s.
+    builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_TIME_MS,
+                               static_cast<int>(absl::ToInt64Milliseconds(options.keepalive_time)));
+    builder.AddChannelArgument(
+        GRPC_ARG_KEEPALIVE_TIMEOUT_MS,
+        static_cast<int>(absl::ToInt64Milliseconds(options.keepalive_timeout)));
+    builder.AddChannelArgument(GRPC_ARG_KEEPALIVE_PERMIT_WITHOUT_CALLS, 1);
+    builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 10000);
+    builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
     int bound_port = 0;
     builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
                              &bound_port);
     builder.RegisterService(&info_);
+    builder.RegisterService(world_service_.get());
+    builder.RegisterService(session_service_.get());
+    builder.RegisterService(replay_service_.get());
+    builder.RegisterService(batch_service_.get());
     server_ = builder.BuildAndStart();
     if (server_ == nullptr || bound_port == 0) {
       return absl::UnavailableError(
@@ -66,7 +113,10 @@ class ServerImpl final : public Server {
     return absl::OkStatus();
   }
 
-  ~ServerImpl() override { Shutdown(absl::ZeroDuration()); }
+  ~ServerImpl() override {
+    Shutdown(absl::ZeroDuration());
+    if (server_ != nullptr) server_->Wait();
+  }
 
   const std::string& address() const override { return address_; }
 
@@ -77,6 +127,9 @@ class ServerImpl final : public Server {
       shut_down_ = true;
     }
     server_->GetHealthCheckService()->Shutdown();
+    // Sessions first: their streams end (after their queued messages), and
+    // recordings are synced, before gRPC cancels what is left.
+    registry_->Shutdown();
     server_->Shutdown(std::chrono::system_clock::now() +
                       absl::ToChronoMilliseconds(grace));
   }
@@ -85,8 +138,19 @@ class ServerImpl final : public Server {
     if (server_ != nullptr) server_->Wait();
   }
 
+  const std::vector<std::string>& recovery_log() const override { return recovery_log_; }
+
  private:
+  // Destroyed bottom-up: the gRPC server first, so no call still reaches a
+  // service, the pool or the registry.
+  std::unique_ptr<WorldRegistry> registry_;
+  std::unique_ptr<WorkerPool> pool_;
+  std::vector<std::string> recovery_log_;
   InfoService info_;
+  std::unique_ptr<WorldService> world_service_;
+  std::unique_ptr<SessionService> session_service_;
+  std::unique_ptr<ReplayService> replay_service_;
+  std::unique_ptr<BatchService> batch_service_;
   std::unique_ptr<grpc::Server> server_;
   std::string address_;
   absl::Mutex mu_;

@@ -12,6 +12,13 @@
 namespace atl::server {
 namespace {
 
+// Options with defaults except the address.
+ServerOptions ListenOn(const std::string& listen) {
+  ServerOptions options;
+  options.listen = listen;
+  return options;
+}
+
 // ServerReflectionRequest{list_services: ""}: field 7, wire type 2, length 0.
 constexpr char kListServicesRequest[] = {0x3a, 0x00};
 
@@ -22,7 +29,7 @@ bool Await(grpc::CompletionQueue* cq, void* expected_tag) {
 }
 
 TEST(ReflectionTest, ListsAtollAndHealthServices) {
-  auto server = Server::Create({.listen = "127.0.0.1:0"});
+  auto server = Server::Create(ListenOn("127.0.0.1:0"));
   ASSERT_TRUE(server.ok()) << server.status();
 
   grpc::GenericStub stub(client::MakeChannel((*server)->address()));

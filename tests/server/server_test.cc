@@ -8,8 +8,15 @@
 namespace atl::server {
 namespace {
 
+// Options with defaults except the address.
+ServerOptions ListenOn(const std::string& listen) {
+  ServerOptions options;
+  options.listen = listen;
+  return options;
+}
+
 TEST(ServerTest, ServesHealthAndInfoOnAFreePort) {
-  auto server = Server::Create({.listen = "127.0.0.1:0"});
+  auto server = Server::Create(ListenOn("127.0.0.1:0"));
   ASSERT_TRUE(server.ok()) << server.status();
   const std::string& address = (*server)->address();
   EXPECT_NE(address, "127.0.0.1:0");
@@ -25,7 +32,7 @@ TEST(ServerTest, ServesHealthAndInfoOnAFreePort) {
 }
 
 TEST(ServerTest, ReportsNotServingAfterShutdownBegins) {
-  auto server = Server::Create({.listen = "127.0.0.1:0"});
+  auto server = Server::Create(ListenOn("127.0.0.1:0"));
   ASSERT_TRUE(server.ok()) << server.status();
   const std::string address = (*server)->address();
   (*server)->Shutdown(absl::ZeroDuration());
@@ -37,7 +44,7 @@ TEST(ServerTest, ReportsNotServingAfterShutdownBegins) {
 TEST(ServerTest, RejectsMalformedListenAddress) {
   for (const char* bad : {"localhost", ":123", "127.0.0.1:", "127.0.0.1:99999",
                           "127.0.0.1:http"}) {
-    auto server = Server::Create({.listen = bad});
+    auto server = Server::Create(ListenOn(bad));
     ASSERT_FALSE(server.ok()) << bad;
     EXPECT_EQ(server.status().code(), absl::StatusCode::kInvalidArgument) << bad;
     EXPECT_NE(server.status().message().find("listen"), std::string::npos);
@@ -45,9 +52,9 @@ TEST(ServerTest, RejectsMalformedListenAddress) {
 }
 
 TEST(ServerTest, RejectsAnAddressAlreadyInUse) {
-  auto first = Server::Create({.listen = "127.0.0.1:0"});
+  auto first = Server::Create(ListenOn("127.0.0.1:0"));
   ASSERT_TRUE(first.ok()) << first.status();
-  auto second = Server::Create({.listen = (*first)->address()});
+  auto second = Server::Create(ListenOn((*first)->address()));
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.status().code(), absl::StatusCode::kUnavailable);
 }

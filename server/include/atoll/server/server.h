@@ -3,8 +3,10 @@
 #ifndef ATOLL_SERVER_SERVER_H_
 #define ATOLL_SERVER_SERVER_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -15,6 +17,26 @@ namespace atl::server {
 struct ServerOptions {
   /// "HOST:PORT" to listen on; port 0 asks the kernel for a free port.
   std::string listen = "127.0.0.1:50051";
+  /// Directory of world recordings (docs/recording.md); worlds found there
+  /// are restored at start. Empty: recordings live in memory only.
+  std::string data_dir;
+  /// Worlds this server hosts at most (CreateWorld: RESOURCE_EXHAUSTED).
+  uint32_t max_worlds = 64;
+  /// Bodies per world at most (scene and spawns: RESOURCE_EXHAUSTED).
+  uint32_t max_bodies_per_world = 100000;
+  /// Largest request message, bytes (gRPC answers RESOURCE_EXHAUSTED).
+  int max_message_bytes = 16 << 20;
+  /// Threads stepping worlds.
+  int tick_threads = 2;
+  /// Threads running batches and replays.
+  int batch_threads = 1;
+  /// Messages a session's outbox holds before it collapses to a snapshot.
+  uint32_t outbox_capacity = 256;
+  /// HTTP/2 keepalive ping interval for long-lived streams.
+  absl::Duration keepalive_time = absl::Seconds(20);
+  /// How long a keepalive ping may go unanswered before the connection is
+  /// closed.
+  absl::Duration keepalive_timeout = absl::Seconds(10);
 };
 
 /// A running gRPC server with Atoll's services, standard health checking
@@ -22,8 +44,10 @@ struct ServerOptions {
 /// reflection. Create() starts it; the destructor shuts it down.
 class Server {
  public:
-  /// Starts serving on options.listen. Returns InvalidArgument for a
-  /// malformed address and Unavailable when the address cannot be bound.
+  /// Restores the worlds recorded in options.data_dir and starts serving on
+  /// options.listen. Returns InvalidArgument for a malformed address or
+  /// option, Internal when data_dir cannot be used and Unavailable when the
+  /// address cannot be bound.
   static absl::StatusOr<std::unique_ptr<Server>> Create(
       const ServerOptions& options);
 
@@ -32,12 +56,17 @@ class Server {
   /// The address actually bound, with the real port when 0 was asked for.
   virtual const std::string& address() const = 0;
 
-  /// Marks every service NOT_SERVING, lets in-flight calls finish for up to
-  /// `grace`, then cancels the rest. Safe to call more than once.
+  /// Marks every service NOT_SERVING, ends every session (UNAVAILABLE, after
+  /// writing what is queued for it), syncs every recording, lets in-flight
+  /// calls finish for up to `grace`, then cancels the rest. Safe to call
+  /// more than once.
   virtual void Shutdown(absl::Duration grace) = 0;
 
   /// Blocks until Shutdown() has completed.
   virtual void Wait() = 0;
+
+  /// What startup recovery did, one line per recording found.
+  virtual const std::vector<std::string>& recovery_log() const = 0;
 };
 
 }  // namespace atl::server

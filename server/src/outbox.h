@@ -1,0 +1,204 @@
+// atoll-server — a stream's bounded outbox.
+//
+// Producers (the tick thread, a batch worker) push messages; the stream
+// writes them one at a time and starts the next write from OnWriteDone (the
+// gRPC callback pattern: one write in flight, never a blocking write). A
+// producer never waits for a client: Push fails when the outbox is full,
+// and the world then collapses the queue to a fresh snapshot (see
+// WorldHost::Tick), so memory per session stays bounded.
+
+#ifndef ATOLL_SERVER_OUTBOX_H_
+#define ATOLL_SERVER_OUTBOX_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <utility>
+#include <vector>
+
+#include <grpcpp/support/status.h>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+#include "atoll/v1/session.pb.h"
+
+namespace atl::server {
+
+/// The stream end of an outbox: a gRPC reactor.
+template <typename Message>
+class MessageSink {
+ public:
+  virtual ~MessageSink() = default;
+  /// Starts writing *message (which stays valid until OnWriteDone).
+  virtual void StartMessageWrite(const Message* message) = 0;
+  /// Ends the call with `status`.
+  virtual void FinishCall(const grpc::Status& status) = 0;
+};
+
+/// Counters of an outbox, for WorldInfo.sessions.
+struct OutboxStats {
+  uint32_t length = 0;
+  uint32_t high_water = 0;
+  uint64_t collapses = 0;
+  uint64_t dropped = 0;
+};
+
+template <typename Message>
+class StreamOutbox {
+ public:
+  /// `sink` must outlive every call that reaches it: the outbox calls the
+  /// sink only until it has called FinishCall, and gRPC destroys a reactor
+  /// only after its Finish.
+  StreamOutbox(MessageSink<Message>* sink, uint32_t capacity) : sink_(sink), capacity_(capacity) {}
+
+  /// Queues a message. Returns false (and queues nothing) when the outbox
+  /// is full (unless `force`: the bounded burst a session starts with) or
+  /// closed.
+  bool Push(Message message, bool force = false) {
+    Next next;
+    {
+      absl::MutexLock lock(&mu_);
+      if (closing_ || (!force && queue_.size() >= capacity_)) return false;
+      queue_.push_back(std::move(message));
+      stats_.high_water =
+          std::max<uint32_t>(stats_.high_water, static_cast<uint32_t>(queue_.size()));
+      next = NextLocked();
+    }
+    Run(next);
+    return true;
+  }
+
+  /// Replaces everything queued with `messages` (the newest snapshot and
+  /// frame); counts the dropped ones.
+  void Collapse(std::vector<Message> messages) {
+    Next next;
+    {
+      absl::MutexLock lock(&mu_);
+      if (closing_) return;
+      stats_.dropped += queue_.size();
+      ++stats_.collapses;
+      queue_.clear();
+      for (Message& m : messages) queue_.push_back(std::move(m));
+      next = NextLocked();
+    }
+    Run(next);
+  }
+
+  /// Called by the reactor's OnWriteDone.
+  void OnWriteDone(bool ok) {
+    Next next;
+    {
+      absl::MutexLock lock(&mu_);
+      writing_ = false;
+      if (!ok) {
+        // The client is gone; nothing more can be written.
+        closing_ = true;
+        drain_ = false;
+        queue_.clear();
+        if (status_.ok()) status_ = grpc::Status(grpc::StatusCode::CANCELLED, "stream broken");
+      }
+      next = NextLocked();
+    }
+    Run(next);
+  }
+
+  /// Ends the call with `status` once the write in flight (if any) is done;
+  /// queued messages are discarded. Idempotent.
+  void Close(const grpc::Status& status) {
+    Next next;
+    {
+      absl::MutexLock lock(&mu_);
+      if (closing_ && !drain_) return;
+      closing_ = true;
+      drain_ = false;
+      status_ = status;
+      queue_.clear();
+      next = NextLocked();
+    }
+    Run(next);
+  }
+
+  /// Ends the call after the queued messages are written (graceful
+  /// shutdown, the last message of a batch).
+  void CloseAfterDrain(const grpc::Status& status) {
+    Next next;
+    {
+      absl::MutexLock lock(&mu_);
+      if (closing_) return;
+      closing_ = true;
+      drain_ = true;
+      status_ = status;
+      next = NextLocked();
+    }
+    Run(next);
+  }
+
+  bool closed() const {
+    absl::MutexLock lock(&mu_);
+    return closing_;
+  }
+
+  OutboxStats stats() const {
+    absl::MutexLock lock(&mu_);
+    OutboxStats s = stats_;
+    s.length = static_cast<uint32_t>(queue_.size());
+    return s;
+  }
+
+ private:
+  enum class Next { kNothing, kWrite, kFinish };
+
+  // Decides the next write or the Finish, if one is due; the caller does it
+  // outside the lock (gRPC may run a reaction inline).
+  Next NextLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    if (writing_ || finished_) return Next::kNothing;
+    if (!queue_.empty()) {
+      in_flight_ = std::move(queue_.front());
+      queue_.pop_front();
+      writing_ = true;
+      return Next::kWrite;
+    }
+    if (closing_) {
+      finished_ = true;
+      return Next::kFinish;
+    }
+    return Next::kNothing;
+  }
+
+  void Run(Next next) {
+    if (next == Next::kWrite) {
+      // in_flight_ is not touched again before OnWriteDone.
+      const Message* message;
+      {
+        absl::MutexLock lock(&mu_);
+        message = &in_flight_;
+      }
+      sink_->StartMessageWrite(message);
+    } else if (next == Next::kFinish) {
+      grpc::Status status;
+      {
+        absl::MutexLock lock(&mu_);
+        status = status_;
+      }
+      sink_->FinishCall(status);
+    }
+  }
+
+  MessageSink<Message>* const sink_;
+  const uint32_t capacity_;
+  mutable absl::Mutex mu_;
+  std::deque<Message> queue_ ABSL_GUARDED_BY(mu_);
+  Message in_flight_ ABSL_GUARDED_BY(mu_);
+  bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  bool closing_ ABSL_GUARDED_BY(mu_) = false;   // no more pushes
+  bool drain_ ABSL_GUARDED_BY(mu_) = false;     // finish once the queue is empty
+  bool finished_ ABSL_GUARDED_BY(mu_) = false;  // FinishCall made
+  grpc::Status status_ ABSL_GUARDED_BY(mu_);
+  OutboxStats stats_ ABSL_GUARDED_BY(mu_);
+};
+
+using Outbox = StreamOutbox<v1::ServerMessage>;
+
+}  // namespace atl::server
+
+#endif  // ATOLL_SERVER_OUTBOX_H_

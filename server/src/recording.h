@@ -1,0 +1,76 @@
+// atoll-server — a world's recording: header, checkpoints and one record
+// per tick, appended to a file under --data_dir (docs/recording.md) or, with
+// no data dir, to memory in the same format.
+
+#ifndef ATOLL_SERVER_RECORDING_H_
+#define ATOLL_SERVER_RECORDING_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "atoll/v1/recording.pb.h"
+
+namespace atl::server {
+
+/// A recording read back, and how many bytes of the file were whole records
+/// (a torn tail after a crash is everything past valid_bytes).
+struct ReadRecordingResult {
+  v1::Recording recording;
+  uint64_t valid_bytes = 0;
+};
+
+/// Parses recording bytes. Stops at the first incomplete or corrupt record
+/// (a crash can tear the last one); DataLoss when the magic is wrong or no
+/// header and checkpoint precede it.
+absl::StatusOr<ReadRecordingResult> ParseRecording(const std::string& bytes);
+
+/// Reads and parses a recording file. NotFound when it does not exist.
+absl::StatusOr<ReadRecordingResult> ReadRecordingFile(const std::string& path);
+
+/// Appends records. Not thread-safe: its WorldHost serializes calls.
+class RecordingWriter {
+ public:
+  /// Creates `path` (empty: keep the recording in memory) and writes the
+  /// header and the initial checkpoint, synced. Fails with Internal /
+  /// AlreadyExists naming the path.
+  static absl::StatusOr<std::unique_ptr<RecordingWriter>> Create(
+      const std::string& path, const v1::RecordingHeader& header,
+      const v1::Checkpoint& initial);
+
+  /// Opens an existing file for appending after `valid_bytes` (truncating a
+  /// torn tail).
+  static absl::StatusOr<std::unique_ptr<RecordingWriter>> Reopen(
+      const std::string& path, uint64_t valid_bytes);
+
+  ~RecordingWriter();
+
+  /// Appends a tick record with write(): durable against a process crash
+  /// once this returns; against a machine crash after the next Sync().
+  absl::Status AppendTick(const v1::RecordedTick& tick);
+  /// Appends a checkpoint and syncs (fdatasync).
+  absl::Status AppendCheckpoint(const v1::Checkpoint& checkpoint);
+  absl::Status Sync();
+
+  /// The whole recording so far.
+  absl::StatusOr<v1::Recording> Read() const;
+
+  /// Closes and deletes the file.
+  absl::Status Remove();
+
+  const std::string& path() const { return path_; }
+
+ private:
+  RecordingWriter(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  absl::Status Append(uint8_t type, const std::string& payload);
+
+  std::string path_;
+  int fd_;  // -1: in memory
+  std::string memory_;
+};
+
+}  // namespace atl::server
+
+#endif  // ATOLL_SERVER_RECORDING_H_

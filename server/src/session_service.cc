@@ -1,0 +1,146 @@
+#include "session_service.h"
+
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "status_util.h"
+
+namespace atl::server {
+namespace {
+
+v1::ServerMessage ErrorMessage(const absl::Status& status, const std::string& field,
+                               uint64_t sequence) {
+  v1::ServerMessage m;
+  m.mutable_error()->set_code(static_cast<int32_t>(status.code()));
+  m.mutable_error()->set_field(field);
+  m.mutable_error()->set_message(std::string(status.message()));
+  m.mutable_error()->set_input_sequence(sequence);
+  return m;
+}
+
+class ConnectReactor final : public grpc::ServerBidiReactor<v1::ClientMessage, v1::ServerMessage>,
+                             public MessageSink<v1::ServerMessage> {
+ public:
+  ConnectReactor(WorldRegistry* registry, uint32_t capacity)
+      : registry_(registry), outbox_(std::make_shared<Outbox>(this, capacity)) {
+    StartRead(&request_);
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) {
+      // The client half-closed (left) or the call broke.
+      outbox_->Close(grpc::Status::OK);
+      return;
+    }
+    Handle(request_);
+    if (!outbox_->closed()) StartRead(&request_);
+  }
+  void OnWriteDone(bool ok) override { outbox_->OnWriteDone(ok); }
+  void OnCancel() override {
+    outbox_->Close(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+  }
+  void OnDone() override {
+    if (host_ != nullptr) host_->Leave(outbox_.get());
+    delete this;
+  }
+
+  void StartMessageWrite(const v1::ServerMessage* message) override { StartWrite(message); }
+  void FinishCall(const grpc::Status& status) override { Finish(status); }
+
+ private:
+  void Handle(const v1::ClientMessage& message) {
+    switch (message.kind_case()) {
+      case v1::ClientMessage::kJoin: {
+        if (host_ != nullptr) {
+          outbox_->Push(ErrorMessage(absl::FailedPreconditionError("join: already joined"),
+                                     "join", 0));
+          return;
+        }
+        absl::StatusOr<std::shared_ptr<WorldHost>> host =
+            registry_->Find(message.join().world_id());
+        if (!host.ok()) {
+          outbox_->Close(ToGrpcStatus(absl::Status(
+              host.status().code(), absl::StrCat("join.", std::string(host.status().message())))));
+          return;
+        }
+        if (absl::Status s = (*host)->Join(message.join(), outbox_); !s.ok()) {
+          outbox_->Close(ToGrpcStatus(s));
+          return;
+        }
+        host_ = *std::move(host);
+        return;
+      }
+      case v1::ClientMessage::kInput: {
+        if (host_ == nullptr) {
+          outbox_->Close(ToGrpcStatus(
+              absl::FailedPreconditionError("input: the first message must be a join")));
+          return;
+        }
+        std::string field;
+        if (absl::Status s = host_->SubmitInput(outbox_.get(), message.input(), &field); !s.ok()) {
+          outbox_->Push(ErrorMessage(s, field, message.input().sequence()));
+        }
+        return;
+      }
+      case v1::ClientMessage::kAck:
+        if (host_ != nullptr) host_->Ack(outbox_.get(), message.ack().snapshot_tick());
+        return;
+      case v1::ClientMessage::KIND_NOT_SET:
+        break;
+    }
+    outbox_->Push(ErrorMessage(absl::InvalidArgumentError("kind: empty client message"), "kind", 0));
+  }
+
+  WorldRegistry* const registry_;
+  std::shared_ptr<Outbox> outbox_;
+  std::shared_ptr<WorldHost> host_;  // set once joined
+  v1::ClientMessage request_;
+};
+
+class WatchReactor final : public grpc::ServerWriteReactor<v1::ServerMessage>,
+                           public MessageSink<v1::ServerMessage> {
+ public:
+  WatchReactor(WorldRegistry* registry, uint32_t capacity, const v1::WatchRequest& request)
+      : outbox_(std::make_shared<Outbox>(this, capacity)) {
+    absl::StatusOr<std::shared_ptr<WorldHost>> host = registry->Find(request.world_id());
+    if (!host.ok()) {
+      outbox_->Close(ToGrpcStatus(host.status()));
+      return;
+    }
+    if (absl::Status s = (*host)->Watch(request, outbox_); !s.ok()) {
+      outbox_->Close(ToGrpcStatus(s));
+      return;
+    }
+    host_ = *std::move(host);
+  }
+
+  void OnWriteDone(bool ok) override { outbox_->OnWriteDone(ok); }
+  void OnCancel() override {
+    outbox_->Close(grpc::Status(grpc::StatusCode::CANCELLED, "cancelled"));
+  }
+  void OnDone() override {
+    if (host_ != nullptr) host_->Leave(outbox_.get());
+    delete this;
+  }
+  void StartMessageWrite(const v1::ServerMessage* message) override { StartWrite(message); }
+  void FinishCall(const grpc::Status& status) override { Finish(status); }
+
+ private:
+  std::shared_ptr<Outbox> outbox_;
+  std::shared_ptr<WorldHost> host_;
+};
+
+}  // namespace
+
+grpc::ServerBidiReactor<v1::ClientMessage, v1::ServerMessage>* SessionService::Connect(
+    grpc::CallbackServerContext* /*context*/) {
+  return new ConnectReactor(registry_, registry_->options().host.outbox_capacity);
+}
+
+grpc::ServerWriteReactor<v1::ServerMessage>* SessionService::Watch(
+    grpc::CallbackServerContext* /*context*/, const v1::WatchRequest* request) {
+  return new WatchReactor(registry_, registry_->options().host.outbox_capacity, *request);
+}
+
+}  // namespace atl::server

@@ -1,0 +1,571 @@
+#include "atoll/server/simulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "atoll/broad_phase_type.h"
+#include "atoll/hull.h"
+#include "atoll/snapshot.h"
+
+namespace atl::server {
+namespace {
+
+// Worlds on the server all carry this world id inside their BodyIds.
+constexpr uint16_t kServerWorldId = 1;
+
+absl::Status Invalid(const std::string& field, const std::string& what) {
+  return absl::InvalidArgumentError(absl::StrCat(field, ": ", what));
+}
+
+// Prefixes an engine error with the field path that caused it.
+absl::Status WithField(const absl::Status& s, const std::string& field) {
+  if (s.ok()) return s;
+  return absl::Status(s.code(), absl::StrCat(field, ": ", std::string(s.message())));
+}
+
+Vec2 ToVec2(const v1::Vec2& v) { return {v.x(), v.y()}; }
+
+bool Finite(const v1::Vec2& v) { return std::isfinite(v.x()) && std::isfinite(v.y()); }
+
+absl::Status CheckVec(const v1::Vec2& v, const std::string& field, float bound) {
+  if (!Finite(v)) return Invalid(field, "must be finite");
+  if (std::fabs(v.x()) > bound || std::fabs(v.y()) > bound) {
+    return Invalid(field, absl::StrCat("must be within +-", bound));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckFloat(float x, const std::string& field) {
+  if (!std::isfinite(x)) return Invalid(field, "must be finite");
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ShapeGeometry> ToGeometry(const v1::ShapeSpec& shape,
+                                         const std::string& field) {
+  switch (shape.geometry_case()) {
+    case v1::ShapeSpec::kCircle: {
+      Circle c{ToVec2(shape.circle().center()), shape.circle().radius()};
+      if (absl::Status s = ValidateCircle(c); !s.ok()) return WithField(s, field + ".circle");
+      return ShapeGeometry(c);
+    }
+    case v1::ShapeSpec::kCapsule: {
+      Capsule c{ToVec2(shape.capsule().center1()), ToVec2(shape.capsule().center2()),
+                shape.capsule().radius()};
+      if (absl::Status s = ValidateCapsule(c); !s.ok()) return WithField(s, field + ".capsule");
+      return ShapeGeometry(c);
+    }
+    case v1::ShapeSpec::kPolygon: {
+      std::vector<Vec2> points;
+      for (const v1::Vec2& p : shape.polygon().points()) points.push_back(ToVec2(p));
+      absl::StatusOr<Hull> hull = ComputeHull(points);
+      if (!hull.ok()) return WithField(hull.status(), field + ".polygon.points");
+      absl::StatusOr<Polygon> polygon = MakePolygon(*hull, shape.polygon().radius());
+      if (!polygon.ok()) return WithField(polygon.status(), field + ".polygon");
+      return ShapeGeometry(*polygon);
+    }
+    case v1::ShapeSpec::kBox: {
+      const v1::BoxGeometry& b = shape.box();
+      absl::StatusOr<Polygon> polygon =
+          MakeOffsetBox(b.half_width(), b.half_height(), ToVec2(b.center()), b.angle());
+      if (!polygon.ok()) return WithField(polygon.status(), field + ".box");
+      return ShapeGeometry(*polygon);
+    }
+    case v1::ShapeSpec::kSegment: {
+      Segment s{ToVec2(shape.segment().point1()), ToVec2(shape.segment().point2())};
+      if (absl::Status st = ValidateSegment(s); !st.ok()) return WithField(st, field + ".segment");
+      return ShapeGeometry(s);
+    }
+    case v1::ShapeSpec::GEOMETRY_NOT_SET:
+      break;
+  }
+  return Invalid(field, "no geometry (set circle, capsule, polygon, box or segment)");
+}
+
+absl::StatusOr<SceneBody> ToSceneBody(const v1::BodySpec& body, const std::string& field,
+                                      const std::map<std::string, v1::Material>& materials) {
+  SceneBody out;
+  BodyDef& def = out.def;
+  switch (body.type()) {
+    case v1::BODY_TYPE_STATIC: def.type = BodyType::kStatic; break;
+    case v1::BODY_TYPE_KINEMATIC: def.type = BodyType::kKinematic; break;
+    case v1::BODY_TYPE_DYNAMIC: def.type = BodyType::kDynamic; break;
+    default: return Invalid(field + ".type", absl::StrCat("unknown body type ", body.type()));
+  }
+  def.position = ToVec2(body.position());
+  def.angle = body.angle();
+  def.linear_velocity = ToVec2(body.linear_velocity());
+  def.angular_velocity = body.angular_velocity();
+  def.linear_damping = body.linear_damping();
+  def.angular_damping = body.angular_damping();
+  def.gravity_scale = body.has_gravity_scale() ? body.gravity_scale() : 1.0f;
+  def.fixed_rotation = body.fixed_rotation();
+  def.is_bullet = body.is_bullet();
+  def.allow_sleep = !body.disallow_sleep();
+  if (absl::Status s = ValidateBodyDef(def); !s.ok()) return WithField(s, field);
+  for (int j = 0; j < body.shapes_size(); ++j) {
+    const v1::ShapeSpec& shape = body.shapes(j);
+    const std::string shape_field = absl::StrCat(field, ".shapes[", j, "]");
+    absl::StatusOr<ShapeGeometry> geometry = ToGeometry(shape, shape_field);
+    if (!geometry.ok()) return geometry.status();
+    SceneShape scene_shape;
+    scene_shape.geometry = *geometry;
+    if (!shape.material().empty()) {
+      auto it = materials.find(shape.material());
+      if (it == materials.end()) {
+        return absl::NotFoundError(absl::StrCat(shape_field, ".material: no material named '",
+                                                shape.material(), "'"));
+      }
+      scene_shape.def.density = it->second.density();
+      scene_shape.def.friction = it->second.friction();
+      scene_shape.def.restitution = it->second.restitution();
+    }
+    if (shape.has_filter()) {
+      scene_shape.def.filter.category_bits = shape.filter().category_bits();
+      scene_shape.def.filter.mask_bits = shape.filter().mask_bits();
+      scene_shape.def.filter.group_index = shape.filter().group_index();
+    }
+    scene_shape.def.is_sensor = shape.is_sensor();
+    scene_shape.def.enable_hit_events = shape.enable_hit_events();
+    if (absl::Status s = ValidateShapeDef(scene_shape.def); !s.ok()) {
+      return WithField(s, shape_field);
+    }
+    out.shapes.push_back(scene_shape);
+  }
+  return out;
+}
+
+// Which field of a command names its body ("apply_force.body", ...), and the
+// body; nullptr for commands without one.
+const v1::BodyRef* CommandBody(const v1::Command& c, std::string* name) {
+  switch (c.kind_case()) {
+    case v1::Command::kApplyForce: *name = "apply_force.body"; return &c.apply_force().body();
+    case v1::Command::kApplyImpulse: *name = "apply_impulse.body"; return &c.apply_impulse().body();
+    case v1::Command::kSetLinearVelocity:
+      *name = "set_linear_velocity.body";
+      return &c.set_linear_velocity().body();
+    case v1::Command::kSetAngularVelocity:
+      *name = "set_angular_velocity.body";
+      return &c.set_angular_velocity().body();
+    case v1::Command::kSetTransform: *name = "set_transform.body"; return &c.set_transform().body();
+    case v1::Command::kDestroyBody: *name = "destroy_body.body"; return &c.destroy_body().body();
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<v1::WorldConfig> NormalizeWorldConfig(const v1::WorldConfig& in,
+                                                     uint32_t server_max_bodies) {
+  v1::WorldConfig c = in;
+  if (c.tick_rate_hz() == 0) c.set_tick_rate_hz(60);
+  if (c.tick_rate_hz() > 240) {
+    return Invalid("config.tick_rate_hz", absl::StrCat("must be 1..240, got ", c.tick_rate_hz()));
+  }
+  if (c.input_delay_ticks() > 60) {
+    return Invalid("config.input_delay_ticks",
+                   absl::StrCat("must be 0..60, got ", c.input_delay_ticks()));
+  }
+  if (c.snapshot_every_ticks() == 0) c.set_snapshot_every_ticks(60);
+  if (c.snapshot_every_ticks() > 100000) {
+    return Invalid("config.snapshot_every_ticks",
+                   absl::StrCat("must be 1..100000, got ", c.snapshot_every_ticks()));
+  }
+  if (c.broad_phase().empty()) c.set_broad_phase("batch_bvh");
+  if (absl::StatusOr<BroadPhaseType> bp = ParseBroadPhaseType(c.broad_phase()); !bp.ok()) {
+    return WithField(bp.status(), "config.broad_phase");
+  }
+  if (c.player_slots() > 64) {
+    return Invalid("config.player_slots", absl::StrCat("must be 0..64, got ", c.player_slots()));
+  }
+  if (c.max_commands_per_tick() == 0) c.set_max_commands_per_tick(64);
+  if (c.max_commands_per_tick() > 1024) {
+    return Invalid("config.max_commands_per_tick",
+                   absl::StrCat("must be 1..1024, got ", c.max_commands_per_tick()));
+  }
+  if (c.max_bodies() == 0 || c.max_bodies() > server_max_bodies) {
+    c.set_max_bodies(server_max_bodies);
+  }
+  if (c.checkpoint_every_ticks() == 0) c.set_checkpoint_every_ticks(240);
+  if (c.checkpoint_every_ticks() > 100000) {
+    return Invalid("config.checkpoint_every_ticks",
+                   absl::StrCat("must be 1..100000, got ", c.checkpoint_every_ticks()));
+  }
+  return c;
+}
+
+absl::StatusOr<BuiltScene> BuildScene(const v1::SceneSpec& spec, uint32_t player_slots) {
+  BuiltScene out;
+  std::map<std::string, v1::Material> materials;
+  for (int i = 0; i < spec.materials_size(); ++i) {
+    const v1::Material& m = spec.materials(i);
+    const std::string field = absl::StrCat("scene.materials[", i, "]");
+    if (m.name().empty()) return Invalid(field + ".name", "must not be empty");
+    if (!materials.emplace(m.name(), m).second) {
+      return Invalid(field + ".name", absl::StrCat("duplicate material '", m.name(), "'"));
+    }
+    if (absl::Status s = ValidateDensity(m.density()); !s.ok()) {
+      return WithField(s, field + ".density");
+    }
+    if (!std::isfinite(m.friction()) || m.friction() < 0) {
+      return Invalid(field + ".friction", "must be finite and >= 0");
+    }
+    if (!std::isfinite(m.restitution()) || m.restitution() < 0 || m.restitution() > 1) {
+      return Invalid(field + ".restitution", "must be in [0, 1]");
+    }
+  }
+  if (spec.has_builtin()) {
+    SceneParams params;
+    params.size = spec.builtin().size();
+    params.seed = spec.builtin().seed() == 0 ? 1 : spec.builtin().seed();
+    absl::StatusOr<SceneDesc> desc = MakeScene(spec.builtin().name(), params);
+    if (!desc.ok()) return WithField(desc.status(), "scene.builtin");
+    out.desc = *std::move(desc);
+  } else {
+    out.desc.name = "custom";
+  }
+  out.owners.assign(out.desc.bodies.size(), 0);
+  for (int i = 0; i < spec.builtin_owners_size(); ++i) {
+    const v1::BodyOwner& o = spec.builtin_owners(i);
+    const std::string field = absl::StrCat("scene.builtin_owners[", i, "]");
+    if (o.body_index() >= out.owners.size()) {
+      return Invalid(field + ".body_index",
+                     absl::StrCat(o.body_index(), " is not a body of the built-in scene (",
+                                  out.owners.size(), " bodies)"));
+    }
+    if (o.slot() == 0 || o.slot() > player_slots) {
+      return Invalid(field + ".slot", absl::StrCat("must be 1..", player_slots, ", got ", o.slot()));
+    }
+    out.owners[o.body_index()] = o.slot();
+  }
+  if (spec.has_physics()) {
+    const v1::PhysicsSettings& p = spec.physics();
+    if (p.has_gravity()) {
+      if (!Finite(p.gravity())) return Invalid("scene.physics.gravity", "must be finite");
+      out.desc.world.gravity = ToVec2(p.gravity());
+    }
+    if (p.substep_count() != 0) out.desc.world.substep_count = p.substep_count();
+    if (p.disable_sleep()) out.desc.world.enable_sleep = false;
+  }
+  out.desc.world.world_id = kServerWorldId;
+  if (absl::Status s = ValidateWorldDef(out.desc.world); !s.ok()) {
+    return WithField(s, "scene.physics");
+  }
+  for (int i = 0; i < spec.bodies_size(); ++i) {
+    const std::string field = absl::StrCat("scene.bodies[", i, "]");
+    absl::StatusOr<SceneBody> body = ToSceneBody(spec.bodies(i), field, materials);
+    if (!body.ok()) return body.status();
+    const uint32_t slot = spec.bodies(i).owner_slot();
+    if (slot > player_slots) {
+      return Invalid(field + ".owner_slot",
+                     absl::StrCat("must be 0..", player_slots, " (config.player_slots), got ", slot));
+    }
+    out.desc.bodies.push_back(*std::move(body));
+    out.owners.push_back(slot);
+  }
+  for (int i = 0; i < spec.templates_size(); ++i) {
+    const v1::BodyTemplate& t = spec.templates(i);
+    const std::string field = absl::StrCat("scene.templates[", i, "]");
+    if (t.name().empty()) return Invalid(field + ".name", "must not be empty");
+    absl::StatusOr<SceneBody> body = ToSceneBody(t.body(), field + ".body", materials);
+    if (!body.ok()) return body.status();
+    if (!out.templates.emplace(t.name(), *std::move(body)).second) {
+      return Invalid(field + ".name", absl::StrCat("duplicate template '", t.name(), "'"));
+    }
+  }
+  return out;
+}
+
+BodyId ToBodyId(const v1::BodyRef& ref) {
+  BodyId id;
+  id.index = ref.index();
+  id.world = kServerWorldId;
+  id.generation = static_cast<uint16_t>(std::min<uint32_t>(ref.generation(), 0xffff));
+  return id;
+}
+
+v1::BodyRef ToBodyRef(BodyId id) {
+  v1::BodyRef ref;
+  ref.set_index(id.index);
+  ref.set_generation(id.generation);
+  return ref;
+}
+
+absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const v1::SceneSpec& spec,
+                                                               const v1::WorldConfig& config) {
+  absl::StatusOr<BuiltScene> scene = BuildScene(spec, config.player_slots());
+  if (!scene.ok()) return scene.status();
+  if (scene->desc.bodies.size() > config.max_bodies()) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "scene: ", scene->desc.bodies.size(), " bodies exceed the world body limit of ",
+        config.max_bodies(), " (config.max_bodies / --max_bodies_per_world)"));
+  }
+  absl::StatusOr<BroadPhaseType> bp = ParseBroadPhaseType(config.broad_phase());
+  if (!bp.ok()) return WithField(bp.status(), "config.broad_phase");
+  scene->desc.world.broad_phase = *bp;
+  absl::StatusOr<std::unique_ptr<World>> world = BuildWorld(scene->desc);
+  if (!world.ok()) return WithField(world.status(), "scene");
+  std::unique_ptr<Simulation> sim(new Simulation());
+  sim->config_ = config;
+  sim->time_step_ = 1.0f / static_cast<float>(config.tick_rate_hz());
+  sim->world_ = *std::move(world);
+  sim->templates_ = std::move(scene->templates);
+  const std::vector<BodyId> ids = sim->world_->GetBodyIds();
+  for (size_t i = 0; i < ids.size() && i < scene->owners.size(); ++i) {
+    if (scene->owners[i] != 0) {
+      sim->owners_[ids[i].index] = {ids[i].generation, scene->owners[i]};
+    }
+  }
+  sim->hash_ = HashWorld(*sim->world_, &sim->scratch_);
+  return sim;
+}
+
+absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Restore(
+    const v1::SceneSpec& spec, const v1::WorldConfig& config, const v1::Checkpoint& checkpoint) {
+  absl::StatusOr<BuiltScene> scene = BuildScene(spec, config.player_slots());
+  if (!scene.ok()) return scene.status();
+  absl::StatusOr<BroadPhaseType> bp = ParseBroadPhaseType(config.broad_phase());
+  if (!bp.ok()) return WithField(bp.status(), "config.broad_phase");
+  absl::StatusOr<std::unique_ptr<World>> world = LoadSnapshot(checkpoint.snapshot(), *bp);
+  if (!world.ok()) return WithField(world.status(), "checkpoint.snapshot");
+  std::unique_ptr<Simulation> sim(new Simulation());
+  sim->config_ = config;
+  sim->time_step_ = 1.0f / static_cast<float>(config.tick_rate_hz());
+  sim->world_ = *std::move(world);
+  sim->templates_ = std::move(scene->templates);
+  for (const v1::OwnedBody& o : checkpoint.owners()) {
+    sim->owners_[o.body().index()] = {o.body().generation(), o.slot()};
+  }
+  sim->hash_ = HashWorld(*sim->world_, &sim->scratch_);
+  if (checkpoint.state_hash() != 0 && checkpoint.state_hash() != sim->hash_) {
+    return absl::DataLossError(absl::StrCat("checkpoint.state_hash: the snapshot of tick ",
+                                            checkpoint.tick(), " does not hash to the recorded value"));
+  }
+  return sim;
+}
+
+uint64_t Simulation::tick() const { return static_cast<uint64_t>(world_->step_count()); }
+
+uint32_t Simulation::OwnerOf(BodyId id) const {
+  auto it = owners_.find(id.index);
+  if (it == owners_.end() || it->second.first != id.generation) return 0;
+  return it->second.second;
+}
+
+std::vector<v1::OwnedBody> Simulation::Owners() const {
+  std::vector<v1::OwnedBody> out;
+  for (const auto& [index, gen_slot] : owners_) {
+    v1::OwnedBody o;
+    o.mutable_body()->set_index(index);
+    o.mutable_body()->set_generation(gen_slot.first);
+    o.set_slot(gen_slot.second);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+absl::Status Simulation::CheckCommands(uint32_t slot,
+                                       const google::protobuf::RepeatedPtrField<v1::Command>& commands,
+                                       int pending_spawns, std::string* field) const {
+  int spawns = pending_spawns;
+  std::set<uint32_t> destroyed;  // body indices destroyed earlier in this input
+  for (int i = 0; i < commands.size(); ++i) {
+    const v1::Command& c = commands[i];
+    const std::string prefix = absl::StrCat("input.commands[", i, "]");
+    auto fail = [&](absl::Status s, const std::string& f) {
+      *field = prefix + (f.empty() ? "" : "." + f);
+      return absl::Status(s.code(), absl::StrCat(*field, ": ", std::string(s.message())));
+    };
+    if (c.kind_case() == v1::Command::KIND_NOT_SET) {
+      return fail(absl::InvalidArgumentError("no command kind set"), "");
+    }
+    std::string body_field;
+    if (const v1::BodyRef* ref = CommandBody(c, &body_field)) {
+      const BodyId id = ToBodyId(*ref);
+      if (ref->generation() == 0 || !world_->IsValid(id) || destroyed.count(id.index) != 0) {
+        return fail(absl::NotFoundError(absl::StrCat("no live body ", ref->index(), ":",
+                                                     ref->generation())),
+                    body_field);
+      }
+      if (OwnerOf(id) != slot) {
+        return fail(absl::PermissionDeniedError(absl::StrCat("slot ", slot,
+                                                             " does not own body ", ref->index())),
+                    body_field);
+      }
+      if (c.kind_case() == v1::Command::kDestroyBody) destroyed.insert(id.index);
+    }
+    switch (c.kind_case()) {
+      case v1::Command::kApplyForce:
+        if (absl::Status s = CheckVec(c.apply_force().force(), "force", 1e9f); !s.ok()) {
+          return fail(s, "apply_force");
+        }
+        if (absl::Status s = CheckVec(c.apply_force().point(), "point", kWorldBound); !s.ok()) {
+          return fail(s, "apply_force");
+        }
+        break;
+      case v1::Command::kApplyImpulse:
+        if (absl::Status s = CheckVec(c.apply_impulse().impulse(), "impulse", 1e9f); !s.ok()) {
+          return fail(s, "apply_impulse");
+        }
+        if (absl::Status s = CheckVec(c.apply_impulse().point(), "point", kWorldBound); !s.ok()) {
+          return fail(s, "apply_impulse");
+        }
+        break;
+      case v1::Command::kSetLinearVelocity:
+        if (absl::Status s = CheckVec(c.set_linear_velocity().velocity(), "velocity", 1e6f);
+            !s.ok()) {
+          return fail(s, "set_linear_velocity");
+        }
+        break;
+      case v1::Command::kSetAngularVelocity:
+        if (absl::Status s = CheckFloat(c.set_angular_velocity().velocity(), "velocity");
+            !s.ok()) {
+          return fail(s, "set_angular_velocity");
+        }
+        break;
+      case v1::Command::kSetTransform: {
+        const absl::StatusOr<BodyInfo> info = world_->GetBody(ToBodyId(c.set_transform().body()));
+        if (info.ok() && info->type != BodyType::kKinematic) {
+          return fail(absl::InvalidArgumentError("only kinematic bodies can be teleported"),
+                      "set_transform.body");
+        }
+        if (absl::Status s = CheckVec(c.set_transform().position(), "position", kWorldBound);
+            !s.ok()) {
+          return fail(s, "set_transform");
+        }
+        if (absl::Status s = CheckFloat(c.set_transform().angle(), "angle"); !s.ok()) {
+          return fail(s, "set_transform");
+        }
+        break;
+      }
+      case v1::Command::kSpawnBody: {
+        const v1::SpawnBody& sp = c.spawn_body();
+        if (templates_.count(sp.template_name()) == 0) {
+          return fail(absl::NotFoundError(absl::StrCat("no template named '", sp.template_name(),
+                                                       "'")),
+                      "spawn_body.template_name");
+        }
+        if (absl::Status s = CheckVec(sp.position(), "position", kWorldBound); !s.ok()) {
+          return fail(s, "spawn_body");
+        }
+        if (absl::Status s = CheckFloat(sp.angle(), "angle"); !s.ok()) return fail(s, "spawn_body");
+        if (absl::Status s = CheckVec(sp.linear_velocity(), "linear_velocity", 1e6f); !s.ok()) {
+          return fail(s, "spawn_body");
+        }
+        ++spawns;
+        const int64_t bodies = world_->GetCounters().bodies;
+        if (bodies + spawns > static_cast<int64_t>(config_.max_bodies())) {
+          return fail(absl::ResourceExhaustedError(absl::StrCat(
+                          "the world has ", bodies, " bodies and ", spawns - 1,
+                          " spawns queued; limit ", config_.max_bodies(), " (config.max_bodies)")),
+                      "spawn_body");
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Simulation::ApplyCommand(uint32_t slot, const v1::Command& c) {
+  std::string body_field;
+  BodyId id;
+  if (const v1::BodyRef* ref = CommandBody(c, &body_field)) {
+    id = ToBodyId(*ref);
+    if (!world_->IsValid(id)) {
+      return absl::NotFoundError(absl::StrCat(body_field, ": body ", ref->index(), " is gone"));
+    }
+    if (OwnerOf(id) != slot) {
+      return absl::PermissionDeniedError(
+          absl::StrCat(body_field, ": slot ", slot, " does not own body ", ref->index()));
+    }
+  }
+  switch (c.kind_case()) {
+    case v1::Command::kApplyForce:
+      if (c.apply_force().has_point()) {
+        return world_->ApplyForce(id, ToVec2(c.apply_force().force()),
+                                  ToVec2(c.apply_force().point()), true);
+      }
+      return world_->ApplyForceToCenter(id, ToVec2(c.apply_force().force()), true);
+    case v1::Command::kApplyImpulse:
+      if (c.apply_impulse().has_point()) {
+        return world_->ApplyLinearImpulse(id, ToVec2(c.apply_impulse().impulse()),
+                                          ToVec2(c.apply_impulse().point()), true);
+      } else {
+        const absl::StatusOr<BodyInfo> info = world_->GetBody(id);
+        if (!info.ok()) return info.status();
+        return world_->ApplyLinearImpulse(id, ToVec2(c.apply_impulse().impulse()),
+                                          info->world_center, true);
+      }
+    case v1::Command::kSetLinearVelocity:
+      return world_->SetLinearVelocity(id, ToVec2(c.set_linear_velocity().velocity()));
+    case v1::Command::kSetAngularVelocity:
+      return world_->SetAngularVelocity(id, c.set_angular_velocity().velocity());
+    case v1::Command::kSetTransform: {
+      const absl::StatusOr<BodyInfo> info = world_->GetBody(id);
+      if (!info.ok()) return info.status();
+      if (info->type != BodyType::kKinematic) {
+        return absl::InvalidArgumentError("set_transform.body: not a kinematic body");
+      }
+      return world_->SetTransform(id, ToVec2(c.set_transform().position()),
+                                  c.set_transform().angle());
+    }
+    case v1::Command::kSpawnBody: {
+      const v1::SpawnBody& sp = c.spawn_body();
+      auto it = templates_.find(sp.template_name());
+      if (it == templates_.end()) {
+        return absl::NotFoundError("spawn_body.template_name: no such template");
+      }
+      if (world_->GetCounters().bodies >= static_cast<int32_t>(config_.max_bodies())) {
+        return absl::ResourceExhaustedError("spawn_body: the world is at its body limit");
+      }
+      SceneBody body = it->second;
+      body.def.position = ToVec2(sp.position());
+      body.def.angle = sp.angle();
+      body.def.linear_velocity = ToVec2(sp.linear_velocity());
+      absl::StatusOr<BodyId> spawned = AddSceneBody(world_.get(), body);
+      if (!spawned.ok()) return WithField(spawned.status(), "spawn_body");
+      owners_[spawned->index] = {spawned->generation, slot};
+      return absl::OkStatus();
+    }
+    case v1::Command::kDestroyBody: {
+      absl::Status s = world_->DestroyBody(id);
+      if (s.ok()) owners_.erase(id.index);
+      return s;
+    }
+    case v1::Command::KIND_NOT_SET:
+      break;
+  }
+  return absl::InvalidArgumentError("no command kind set");
+}
+
+absl::Status Simulation::Step(std::span<const v1::ConfirmedInput> inputs,
+                              std::vector<CommandFailure>* failures) {
+  for (const v1::ConfirmedInput& input : inputs) {
+    for (int i = 0; i < input.commands_size(); ++i) {
+      absl::Status s = ApplyCommand(input.slot(), input.commands(i));
+      if (!s.ok() && failures != nullptr) {
+        failures->push_back({input.slot(), input.sequence(), i, std::move(s)});
+      }
+    }
+  }
+  if (absl::Status s = world_->Step(time_step_); !s.ok()) return s;
+  hash_ = HashWorld(*world_, &scratch_);
+  return absl::OkStatus();
+}
+
+v1::Checkpoint Simulation::SaveCheckpoint(const std::vector<uint64_t>& last_sequence) const {
+  v1::Checkpoint cp;
+  cp.set_tick(tick());
+  cp.set_snapshot(atl::SaveSnapshot(*world_));
+  for (v1::OwnedBody& o : Owners()) *cp.add_owners() = std::move(o);
+  cp.set_state_hash(hash_);
+  for (uint64_t s : last_sequence) cp.add_last_sequence(s);
+  return cp;
+}
+
+}  // namespace atl::server

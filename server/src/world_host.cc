@@ -1,0 +1,493 @@
+#include "world_host.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "atoll/version.h"
+
+namespace atl::server {
+namespace {
+
+std::string NewToken() {
+  std::random_device rd;
+  std::string token;
+  constexpr char kHex[] = "0123456789abcdef";
+  for (int i = 0; i < 8; ++i) {
+    const uint32_t r = rd();
+    for (int j = 0; j < 4; ++j) token.push_back(kHex[(r >> (4 * j)) & 0xf]);
+  }
+  return token;
+}
+
+v1::ServerMessage SnapshotMessage(const v1::Checkpoint& cp) {
+  v1::ServerMessage m;
+  v1::Snapshot* s = m.mutable_snapshot();
+  s->set_tick(cp.tick());
+  s->set_full(true);
+  s->set_data(cp.snapshot());
+  *s->mutable_owners() = cp.owners();
+  s->set_state_hash(cp.state_hash());
+  return m;
+}
+
+v1::ServerMessage FrameMessage(const v1::Frame& frame) {
+  v1::ServerMessage m;
+  *m.mutable_frame() = frame;
+  return m;
+}
+
+v1::ServerMessage ErrorMessage(const absl::Status& status, const std::string& field,
+                               uint64_t sequence) {
+  v1::ServerMessage m;
+  v1::Error* e = m.mutable_error();
+  e->set_code(static_cast<int32_t>(status.code()));
+  e->set_field(field);
+  e->set_message(std::string(status.message()));
+  e->set_input_sequence(sequence);
+  return m;
+}
+
+void SortInputs(std::vector<v1::ConfirmedInput>* inputs) {
+  std::sort(inputs->begin(), inputs->end(),
+            [](const v1::ConfirmedInput& a, const v1::ConfirmedInput& b) {
+              return a.slot() != b.slot() ? a.slot() < b.slot() : a.sequence() < b.sequence();
+            });
+}
+
+int CountSpawns(const v1::ConfirmedInput& input) {
+  int n = 0;
+  for (const v1::Command& c : input.commands()) n += c.has_spawn_body() ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Create(
+    const std::string& id, const v1::SceneSpec& spec, const v1::WorldConfig& config,
+    const std::string& recording_path, const WorldHostOptions& options,
+    std::vector<v1::SlotToken>* tokens) {
+  absl::StatusOr<std::unique_ptr<Simulation>> sim = Simulation::Create(spec, config);
+  if (!sim.ok()) return sim.status();
+  std::shared_ptr<WorldHost> host(new WorldHost(id, config, options));
+  absl::MutexLock lock(&host->mu_);
+  v1::RecordingHeader header;
+  header.set_format_version(1);
+  header.set_world_id(id);
+  *header.mutable_config() = config;
+  *header.mutable_scene() = spec;
+  header.set_engine_version(std::string(EngineVersion()));
+  header.set_created_unix_ms(absl::ToUnixMillis(absl::Now()));
+  tokens->clear();
+  for (uint32_t slot = 1; slot <= config.player_slots(); ++slot) {
+    v1::SlotToken t;
+    t.set_slot(slot);
+    t.set_token(NewToken());
+    host->tokens_.push_back(t.token());
+    *header.add_tokens() = t;
+    tokens->push_back(std::move(t));
+  }
+  host->accepted_sequence_.assign(config.player_slots(), 0);
+  host->applied_sequence_.assign(config.player_slots(), 0);
+  v1::Checkpoint initial = (*sim)->SaveCheckpoint(host->applied_sequence_);
+  absl::StatusOr<std::unique_ptr<RecordingWriter>> writer =
+      RecordingWriter::Create(recording_path, header, initial);
+  if (!writer.ok()) return writer.status();
+  host->recording_ = *std::move(writer);
+  host->sim_ = *std::move(sim);
+  host->checkpoints_.push_back(std::move(initial));
+  return host;
+}
+
+absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Recover(const std::string& path,
+                                                              const WorldHostOptions& options) {
+  absl::StatusOr<ReadRecordingResult> read = ReadRecordingFile(path);
+  if (!read.ok()) return read.status();
+  const v1::Recording& rec = read->recording;
+  const v1::Checkpoint& cp = rec.checkpoints(rec.checkpoints_size() - 1);
+  absl::StatusOr<std::unique_ptr<Simulation>> sim =
+      Simulation::Restore(rec.header().scene(), rec.header().config(), cp);
+  if (!sim.ok()) return sim.status();
+  std::shared_ptr<WorldHost> host(
+      new WorldHost(rec.header().world_id(), rec.header().config(), options));
+  absl::MutexLock lock(&host->mu_);
+  const uint32_t slots = host->config_.player_slots();
+  for (const v1::SlotToken& t : rec.header().tokens()) host->tokens_.push_back(t.token());
+  if (host->tokens_.size() != slots) {
+    return absl::DataLossError(absl::StrCat(path, ": header.tokens does not match player_slots"));
+  }
+  host->applied_sequence_.assign(slots, 0);
+  for (int i = 0; i < cp.last_sequence_size() && i < static_cast<int>(slots); ++i) {
+    host->applied_sequence_[i] = cp.last_sequence(i);
+  }
+  host->checkpoints_.push_back(cp);
+  for (const v1::RecordedTick& t : rec.ticks()) {
+    if (t.tick() <= cp.tick()) continue;
+    if (t.tick() != (*sim)->tick() + 1) {
+      return absl::DataLossError(absl::StrCat(path, ": tick ", t.tick(), " follows tick ",
+                                              (*sim)->tick()));
+    }
+    std::vector<v1::ConfirmedInput> inputs(t.inputs().begin(), t.inputs().end());
+    if (absl::Status s = (*sim)->Step(inputs, nullptr); !s.ok()) return s;
+    if ((*sim)->hash() != t.state_hash()) {
+      return absl::DataLossError(absl::StrCat(path, ": re-simulated tick ", t.tick(),
+                                              " does not match its recorded hash"));
+    }
+    for (const v1::ConfirmedInput& in : inputs) {
+      if (in.slot() >= 1 && in.slot() <= slots) {
+        host->applied_sequence_[in.slot() - 1] =
+            std::max(host->applied_sequence_[in.slot() - 1], in.sequence());
+      }
+    }
+    v1::Frame frame;
+    frame.set_tick(t.tick());
+    *frame.mutable_inputs() = t.inputs();
+    frame.set_state_hash(t.state_hash());
+    host->frames_.push_back(std::move(frame));
+  }
+  host->accepted_sequence_ = host->applied_sequence_;
+  absl::StatusOr<std::unique_ptr<RecordingWriter>> writer =
+      RecordingWriter::Reopen(path, read->valid_bytes);
+  if (!writer.ok()) return writer.status();
+  host->recording_ = *std::move(writer);
+  host->sim_ = *std::move(sim);
+  return host;
+}
+
+absl::Duration WorldHost::period() const {
+  return absl::Seconds(1) / static_cast<int64_t>(config_.tick_rate_hz());
+}
+
+uint64_t WorldHost::tick() const {
+  absl::MutexLock lock(&mu_);
+  return sim_->tick();
+}
+
+v1::Frame WorldHost::MakeFrameLocked(std::vector<v1::ConfirmedInput> inputs) const {
+  v1::Frame frame;
+  frame.set_tick(sim_->tick());
+  for (v1::ConfirmedInput& in : inputs) *frame.add_inputs() = std::move(in);
+  frame.set_state_hash(sim_->hash());
+  const World& world = sim_->world();
+  const StepEvents& events = world.events();
+  auto fill = [&](v1::ContactEvent* e, ShapeId a, ShapeId b) {
+    e->set_shape_a(a.index);
+    e->set_shape_b(b.index);
+    if (absl::StatusOr<BodyId> body = world.GetShapeBody(a); body.ok()) {
+      *e->mutable_body_a() = ToBodyRef(*body);
+    }
+    if (absl::StatusOr<BodyId> body = world.GetShapeBody(b); body.ok()) {
+      *e->mutable_body_b() = ToBodyRef(*body);
+    }
+  };
+  for (const ContactBeginEvent& b : events.contact_begin) {
+    v1::ContactEvent* e = frame.add_events();
+    e->set_kind(v1::ContactEvent::KIND_BEGIN);
+    fill(e, b.shape_a, b.shape_b);
+    e->mutable_normal()->set_x(b.normal.x);
+    e->mutable_normal()->set_y(b.normal.y);
+  }
+  for (const ContactEndEvent& end : events.contact_end) {
+    v1::ContactEvent* e = frame.add_events();
+    e->set_kind(v1::ContactEvent::KIND_END);
+    fill(e, end.shape_a, end.shape_b);
+  }
+  for (const ContactHitEvent& h : events.contact_hit) {
+    v1::ContactEvent* e = frame.add_events();
+    e->set_kind(v1::ContactEvent::KIND_HIT);
+    fill(e, h.shape_a, h.shape_b);
+    e->mutable_normal()->set_x(h.normal.x);
+    e->mutable_normal()->set_y(h.normal.y);
+    e->mutable_point()->set_x(h.point.x);
+    e->mutable_point()->set_y(h.point.y);
+    e->set_approach_speed(h.approach_speed);
+  }
+  return frame;
+}
+
+void WorldHost::RetainLocked(v1::Frame frame, std::optional<v1::Checkpoint> checkpoint) {
+  if (checkpoint.has_value()) checkpoints_.push_back(*std::move(checkpoint));
+  frames_.push_back(std::move(frame));
+  const uint64_t now = sim_->tick();
+  while (checkpoints_.size() > 1 &&
+         (checkpoints_.size() > options_.retain_checkpoints ||
+          checkpoints_[1].tick() + options_.retain_ticks <= now)) {
+    checkpoints_.pop_front();
+  }
+  while (!frames_.empty() && frames_.front().tick() <= checkpoints_.front().tick()) {
+    frames_.pop_front();
+  }
+}
+
+void WorldHost::Tick(absl::Duration lateness) {
+  absl::MutexLock lock(&mu_);
+  if (stopped_) return;
+  if (lateness > period()) ++late_ticks_;
+  max_lateness_ = std::max(max_lateness_, lateness);
+
+  const uint64_t next = sim_->tick() + 1;
+  std::vector<v1::ConfirmedInput> inputs;
+  while (!pending_.empty() && pending_.begin()->first <= next) {
+    for (v1::ConfirmedInput& in : pending_.begin()->second) {
+      pending_spawns_ -= CountSpawns(in);
+      inputs.push_back(std::move(in));
+    }
+    pending_.erase(pending_.begin());
+  }
+  SortInputs(&inputs);
+  std::vector<CommandFailure> failures;
+  if (absl::Status s = sim_->Step(inputs, &failures); !s.ok()) {
+    std::fprintf(stderr, "atoll-server: world %s: step failed: %s\n", id_.c_str(),
+                 std::string(s.message()).c_str());
+    return;
+  }
+  for (const v1::ConfirmedInput& in : inputs) {
+    uint64_t& seq = applied_sequence_[in.slot() - 1];
+    seq = std::max(seq, in.sequence());
+  }
+
+  v1::RecordedTick recorded;
+  recorded.set_tick(next);
+  *recorded.mutable_inputs() = {inputs.begin(), inputs.end()};
+  recorded.set_state_hash(sim_->hash());
+  std::optional<v1::Checkpoint> checkpoint;
+  if (next % config_.checkpoint_every_ticks() == 0) {
+    checkpoint = sim_->SaveCheckpoint(applied_sequence_);
+  }
+  if (!recording_failed_) {
+    absl::Status s = recording_->AppendTick(recorded);
+    if (s.ok() && checkpoint.has_value()) s = recording_->AppendCheckpoint(*checkpoint);
+    if (!s.ok()) {
+      // Keep the world running for its players; the recording is over.
+      recording_failed_ = true;
+      std::fprintf(stderr, "atoll-server: world %s: recording stopped: %s\n", id_.c_str(),
+                   std::string(s.message()).c_str());
+    }
+  }
+
+  v1::Frame frame = MakeFrameLocked(std::move(inputs));
+  const v1::ServerMessage frame_message = FrameMessage(frame);
+  std::optional<v1::ServerMessage> snapshot_message;
+  auto snapshot = [&]() -> const v1::ServerMessage& {
+    if (!snapshot_message.has_value()) {
+      snapshot_message = SnapshotMessage(checkpoint.has_value()
+                                             ? *checkpoint
+                                             : sim_->SaveCheckpoint(applied_sequence_));
+    }
+    return *snapshot_message;
+  };
+  std::erase_if(sessions_, [](const Session& s) { return s.outbox->closed(); });
+  for (Session& session : sessions_) {
+    Outbox& out = *session.outbox;
+    if (session.slot != 0) {
+      for (const CommandFailure& f : failures) {
+        if (f.slot != session.slot) continue;
+        const std::string field = absl::StrCat("input.commands[", f.command_index, "]");
+        out.Push(ErrorMessage(
+            absl::Status(f.status.code(), absl::StrCat("tick ", next, ": ", field, ": ",
+                                                       std::string(f.status.message()))),
+            field, f.sequence));
+      }
+    }
+    // A client that does not keep up loses its queue and restarts from the
+    // newest snapshot: its outbox never holds more than outbox_capacity.
+    if (!out.Push(frame_message)) out.Collapse({snapshot(), frame_message});
+    if (next % session.snapshot_every == 0) {
+      if (!out.Push(snapshot())) out.Collapse({snapshot()});
+    }
+  }
+  RetainLocked(std::move(frame), std::move(checkpoint));
+}
+
+absl::Status WorldHost::AddSessionLocked(Session session, std::optional<uint64_t> from,
+                                         const std::string& from_field) {
+  if (stopped_) return absl::UnavailableError("the world is shutting down");
+  const uint64_t now = sim_->tick();
+  v1::ServerMessage joined;
+  joined.mutable_joined()->set_world_id(id_);
+  joined.mutable_joined()->set_slot(session.slot);
+  *joined.mutable_joined()->mutable_config() = config_;
+  joined.mutable_joined()->set_tick(now);
+  if (!from.has_value() || *from >= now) {
+    session.outbox->Push(std::move(joined), true);
+    session.outbox->Push(SnapshotMessage(sim_->SaveCheckpoint(applied_sequence_)), true);
+  } else {
+    const v1::Checkpoint* base = nullptr;
+    for (const v1::Checkpoint& cp : checkpoints_) {
+      if (cp.tick() <= *from) base = &cp;
+    }
+    if (base == nullptr) {
+      return absl::OutOfRangeError(absl::StrCat(
+          from_field, ": tick ", *from, " is older than the oldest checkpoint in memory (tick ",
+          checkpoints_.front().tick(), "); fetch WorldService.GetRecording instead"));
+    }
+    session.outbox->Push(std::move(joined), true);
+    session.outbox->Push(SnapshotMessage(*base), true);
+    for (const v1::Frame& f : frames_) {
+      if (f.tick() > base->tick()) session.outbox->Push(FrameMessage(f), true);
+    }
+  }
+  sessions_.push_back(std::move(session));
+  return absl::OkStatus();
+}
+
+absl::Status WorldHost::Join(const v1::Join& join, std::shared_ptr<Outbox> outbox) {
+  absl::MutexLock lock(&mu_);
+  if (join.slot() == 0 || join.slot() > config_.player_slots()) {
+    return absl::InvalidArgumentError(absl::StrCat("join.slot: must be 1..",
+                                                   config_.player_slots(), ", got ", join.slot()));
+  }
+  if (join.token() != tokens_[join.slot() - 1]) {
+    return absl::PermissionDeniedError(
+        absl::StrCat("join.token: wrong token for slot ", join.slot()));
+  }
+  Session s;
+  s.outbox = std::move(outbox);
+  s.slot = join.slot();
+  s.snapshot_every =
+      join.snapshot_every_ticks() != 0 ? join.snapshot_every_ticks() : config_.snapshot_every_ticks();
+  std::optional<uint64_t> from;
+  if (join.has_resume_from_tick()) from = join.resume_from_tick();
+  return AddSessionLocked(std::move(s), from, "join.resume_from_tick");
+}
+
+absl::Status WorldHost::Watch(const v1::WatchRequest& request, std::shared_ptr<Outbox> outbox) {
+  absl::MutexLock lock(&mu_);
+  Session s;
+  s.outbox = std::move(outbox);
+  s.snapshot_every = request.snapshot_every_ticks() != 0 ? request.snapshot_every_ticks()
+                                                         : config_.snapshot_every_ticks();
+  std::optional<uint64_t> from;
+  if (request.has_from_tick()) from = request.from_tick();
+  return AddSessionLocked(std::move(s), from, "from_tick");
+}
+
+void WorldHost::Leave(const Outbox* outbox) {
+  absl::MutexLock lock(&mu_);
+  std::erase_if(sessions_, [&](const Session& s) { return s.outbox.get() == outbox; });
+}
+
+absl::Status WorldHost::SubmitInput(const Outbox* session, const v1::Input& input,
+                                    std::string* field) {
+  absl::MutexLock lock(&mu_);
+  auto it = std::find_if(sessions_.begin(), sessions_.end(),
+                         [&](const Session& s) { return s.outbox.get() == session; });
+  if (it == sessions_.end() || it->slot == 0) {
+    *field = "input";
+    return absl::PermissionDeniedError("input: this session has not joined as a player");
+  }
+  const uint32_t slot = it->slot;
+  const uint64_t now = sim_->tick();
+  if (input.sequence() <= accepted_sequence_[slot - 1]) {
+    *field = "input.sequence";
+    return absl::InvalidArgumentError(
+        absl::StrCat("input.sequence: ", input.sequence(), " is not greater than slot ", slot,
+                     "'s last sequence ", accepted_sequence_[slot - 1]));
+  }
+  const uint64_t target =
+      input.target_tick() != 0 ? input.target_tick() : now + 1 + config_.input_delay_ticks();
+  if (target > now + kMaxTicksAhead) {
+    *field = "input.target_tick";
+    return absl::InvalidArgumentError(absl::StrCat("input.target_tick: ", target, " is more than ",
+                                                   kMaxTicksAhead, " ticks ahead of tick ", now));
+  }
+  const bool late = target <= now;
+  const uint64_t apply = late ? now + 1 : target;
+  size_t queued = 0;
+  if (auto p = pending_.find(apply); p != pending_.end()) {
+    for (const v1::ConfirmedInput& in : p->second) {
+      if (in.slot() == slot) queued += in.commands_size();
+    }
+  }
+  if (queued + input.commands_size() > config_.max_commands_per_tick()) {
+    *field = "input.commands";
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "input.commands: slot ", slot, " would have ", queued + input.commands_size(),
+        " commands for tick ", apply, "; the limit is ", config_.max_commands_per_tick(),
+        " (config.max_commands_per_tick)"));
+  }
+  if (absl::Status s = sim_->CheckCommands(
+          slot, input.commands(), pending_spawns_, field);
+      !s.ok()) {
+    return s;
+  }
+  v1::ConfirmedInput confirmed;
+  confirmed.set_slot(slot);
+  confirmed.set_sequence(input.sequence());
+  confirmed.set_target_tick(target);
+  confirmed.set_late(late);
+  *confirmed.mutable_commands() = input.commands();
+  pending_spawns_ += CountSpawns(confirmed);
+  pending_[apply].push_back(std::move(confirmed));
+  accepted_sequence_[slot - 1] = input.sequence();
+  return absl::OkStatus();
+}
+
+void WorldHost::Ack(const Outbox* session, uint64_t snapshot_tick) {
+  absl::MutexLock lock(&mu_);
+  for (Session& s : sessions_) {
+    if (s.outbox.get() == session) s.acked = std::max(s.acked, snapshot_tick);
+  }
+}
+
+v1::WorldInfo WorldHost::Info() const {
+  absl::MutexLock lock(&mu_);
+  v1::WorldInfo info;
+  info.set_world_id(id_);
+  *info.mutable_config() = config_;
+  info.set_tick(sim_->tick());
+  info.set_state_hash(sim_->hash());
+  info.set_body_count(static_cast<uint32_t>(sim_->world().GetCounters().bodies));
+  for (const Session& s : sessions_) {
+    const OutboxStats st = s.outbox->stats();
+    v1::SessionStats* out = info.add_sessions();
+    out->set_slot(s.slot);
+    out->set_outbox_length(st.length);
+    out->set_outbox_high_water(st.high_water);
+    out->set_collapses(st.collapses);
+    out->set_dropped_messages(st.dropped);
+    out->set_acked_snapshot_tick(s.acked);
+  }
+  info.set_late_ticks(late_ticks_);
+  info.set_max_lateness_us(static_cast<uint64_t>(absl::ToInt64Microseconds(max_lateness_)));
+  return info;
+}
+
+absl::StatusOr<v1::Recording> WorldHost::GetRecording() const {
+  absl::MutexLock lock(&mu_);
+  return recording_->Read();
+}
+
+void WorldHost::Stop(const grpc::Status& status, bool drain, bool remove_recording) {
+  std::vector<Session> sessions;
+  {
+    absl::MutexLock lock(&mu_);
+    if (!stopped_) {
+      stopped_ = true;
+      if (remove_recording) {
+        if (absl::Status s = recording_->Remove(); !s.ok()) {
+          std::fprintf(stderr, "atoll-server: %s\n", std::string(s.message()).c_str());
+        }
+      } else if (absl::Status s = recording_->Sync(); !s.ok()) {
+        std::fprintf(stderr, "atoll-server: %s\n", std::string(s.message()).c_str());
+      }
+    }
+    sessions.swap(sessions_);
+  }
+  for (Session& s : sessions) {
+    if (drain) {
+      s.outbox->CloseAfterDrain(status);
+    } else {
+      s.outbox->Close(status);
+    }
+  }
+}
+
+bool WorldHost::stopped() const {
+  absl::MutexLock lock(&mu_);
+  return stopped_;
+}
+
+}  // namespace atl::server

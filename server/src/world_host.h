@@ -1,0 +1,144 @@
+// atoll-server — one hosted world: the Simulation, the inputs queued per
+// tick, the sessions watching it and its recording.
+//
+// Thread model: the tick scheduler calls Tick() from one of its threads
+// (never two at once for the same world); session reactors call Join /
+// SubmitInput / Ack / Leave from gRPC threads. One mutex guards everything;
+// Tick holds it for one step, so a client can delay a tick only by the time
+// it takes to check one Input. Messages leave through each session's
+// bounded Outbox, which never blocks the tick.
+
+#ifndef ATOLL_SERVER_WORLD_HOST_H_
+#define ATOLL_SERVER_WORLD_HOST_H_
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "atoll/server/simulation.h"
+#include "atoll/v1/session.pb.h"
+#include "atoll/v1/world.pb.h"
+#include "outbox.h"
+#include "recording.h"
+
+namespace atl::server {
+
+struct WorldHostOptions {
+  /// Messages a session's outbox holds before it is collapsed.
+  uint32_t outbox_capacity = 256;
+  /// How far back (in ticks) Watch / resume can start from memory.
+  uint64_t retain_ticks = 4096;
+  /// At most this many checkpoints are kept in memory.
+  size_t retain_checkpoints = 8;
+};
+
+class WorldHost {
+ public:
+  /// A new world at tick 0 with fresh slot tokens (returned in *tokens).
+  /// `recording_path` empty keeps the recording in memory. `config` must be
+  /// normalized. Errors as Simulation::Create and RecordingWriter::Create.
+  static absl::StatusOr<std::shared_ptr<WorldHost>> Create(
+      const std::string& id, const v1::SceneSpec& spec,
+      const v1::WorldConfig& config, const std::string& recording_path,
+      const WorldHostOptions& options, std::vector<v1::SlotToken>* tokens);
+
+  /// Restores a world from its recording file at the last recorded tick:
+  /// loads the last checkpoint and re-applies the ticks after it, checking
+  /// every hash (DataLoss on a mismatch). A torn last record is dropped.
+  static absl::StatusOr<std::shared_ptr<WorldHost>> Recover(
+      const std::string& path, const WorldHostOptions& options);
+
+  const std::string& id() const { return id_; }
+  const v1::WorldConfig& config() const { return config_; }
+  absl::Duration period() const;
+
+  /// Applies the inputs queued for the next tick, steps, records, and sends
+  /// the Frame (and due Snapshots) to every session. `lateness` is how late
+  /// the scheduler started it.
+  void Tick(absl::Duration lateness);
+
+  /// Adds a player session (after checking slot and token) and queues its
+  /// Joined, Snapshot and resumed Frames. NotFound never (the caller found
+  /// the world); InvalidArgument "join.slot", PermissionDenied
+  /// "join.token", OutOfRange "join.resume_from_tick".
+  absl::Status Join(const v1::Join& join, std::shared_ptr<Outbox> outbox);
+  /// Adds a spectator. OutOfRange "from_tick" when not in memory.
+  absl::Status Watch(const v1::WatchRequest& request, std::shared_ptr<Outbox> outbox);
+  void Leave(const Outbox* outbox);
+
+  /// Queues an Input of the session's slot for its tick (late inputs for the
+  /// next one). Errors name the field in *field and the message:
+  /// PermissionDenied (spectator, foreign body), InvalidArgument (sequence,
+  /// target_tick too far ahead, bad values), NotFound (dead body, unknown
+  /// template), ResourceExhausted (commands per tick, body limit).
+  absl::Status SubmitInput(const Outbox* session, const v1::Input& input,
+                           std::string* field);
+  void Ack(const Outbox* session, uint64_t snapshot_tick);
+
+  v1::WorldInfo Info() const;
+  absl::StatusOr<v1::Recording> GetRecording() const;
+  uint64_t tick() const;
+
+  /// Stops ticking, ends every session with `status` (after draining their
+  /// outboxes when `drain`), syncs the recording and deletes it when
+  /// `remove_recording`. Idempotent.
+  void Stop(const grpc::Status& status, bool drain, bool remove_recording);
+  bool stopped() const;
+
+ private:
+  struct Session {
+    std::shared_ptr<Outbox> outbox;
+    uint32_t slot = 0;  // 0: spectator
+    uint32_t snapshot_every = 60;
+    uint64_t acked = 0;
+  };
+
+  WorldHost(std::string id, v1::WorldConfig config, const WorldHostOptions& options)
+      : id_(std::move(id)), config_(std::move(config)), options_(options) {}
+
+  // Queues Joined, the newest checkpoint at or before `from` (or the current
+  // state when !from) and the frames after it.
+  absl::Status AddSessionLocked(Session session, std::optional<uint64_t> from,
+                                const std::string& from_field)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void RetainLocked(v1::Frame frame, std::optional<v1::Checkpoint> checkpoint)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  v1::Frame MakeFrameLocked(std::vector<v1::ConfirmedInput> inputs) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
+  const std::string id_;
+  const v1::WorldConfig config_;
+  const WorldHostOptions options_;
+
+  mutable absl::Mutex mu_;
+  std::unique_ptr<Simulation> sim_ ABSL_GUARDED_BY(mu_);
+  std::unique_ptr<RecordingWriter> recording_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::string> tokens_ ABSL_GUARDED_BY(mu_);  // index slot-1
+  // Inputs by the tick that will apply them.
+  std::map<uint64_t, std::vector<v1::ConfirmedInput>> pending_ ABSL_GUARDED_BY(mu_);
+  int pending_spawns_ ABSL_GUARDED_BY(mu_) = 0;
+  // Highest sequence accepted / applied, per slot (index slot-1).
+  std::vector<uint64_t> accepted_sequence_ ABSL_GUARDED_BY(mu_);
+  std::vector<uint64_t> applied_sequence_ ABSL_GUARDED_BY(mu_);
+  std::vector<Session> sessions_ ABSL_GUARDED_BY(mu_);
+  // Recent checkpoints and every frame after the oldest, for Watch/resume.
+  std::deque<v1::Checkpoint> checkpoints_ ABSL_GUARDED_BY(mu_);
+  std::deque<v1::Frame> frames_ ABSL_GUARDED_BY(mu_);
+  bool stopped_ ABSL_GUARDED_BY(mu_) = false;
+  bool recording_failed_ ABSL_GUARDED_BY(mu_) = false;
+  uint64_t late_ticks_ ABSL_GUARDED_BY(mu_) = 0;
+  absl::Duration max_lateness_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace atl::server
+
+#endif  // ATOLL_SERVER_WORLD_HOST_H_

@@ -1,0 +1,72 @@
+// atoll-server — the worlds of a server: creation (with the server's
+// limits), lookup, destruction, recovery from --data_dir and shutdown.
+
+#ifndef ATOLL_SERVER_WORLD_REGISTRY_H_
+#define ATOLL_SERVER_WORLD_REGISTRY_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "atoll/v1/world.pb.h"
+#include "tick_scheduler.h"
+#include "world_host.h"
+
+namespace atl::server {
+
+struct RegistryOptions {
+  /// Directory for recordings; empty keeps them in memory.
+  std::string data_dir;
+  uint32_t max_worlds = 64;
+  uint32_t max_bodies_per_world = 100000;
+  int tick_threads = 2;
+  WorldHostOptions host;
+};
+
+class WorldRegistry {
+ public:
+  /// Creates <data_dir>/worlds when needed. Internal naming the path when it
+  /// cannot.
+  static absl::StatusOr<std::unique_ptr<WorldRegistry>> Create(const RegistryOptions& options);
+  ~WorldRegistry();
+
+  /// Restores every world recorded under data_dir (see WorldHost::Recover)
+  /// and starts stepping them. Worlds that cannot be restored are reported
+  /// in the returned messages and left on disk untouched.
+  std::vector<std::string> RecoverAll();
+
+  /// WorldService.CreateWorld.
+  absl::StatusOr<v1::CreateWorldResponse> CreateWorld(const v1::CreateWorldRequest& request);
+  /// NotFound "world_id" for an unknown world.
+  absl::StatusOr<std::shared_ptr<WorldHost>> Find(const std::string& world_id) const;
+  absl::Status DestroyWorld(const std::string& world_id);
+  std::vector<std::shared_ptr<WorldHost>> List() const;
+
+  /// Stops every world (sessions drained and ended with UNAVAILABLE,
+  /// recordings synced) and the tick threads.
+  void Shutdown();
+
+  const RegistryOptions& options() const { return options_; }
+
+ private:
+  explicit WorldRegistry(const RegistryOptions& options)
+      : options_(options), scheduler_(options.tick_threads) {}
+  std::string RecordingPath(const std::string& world_id) const;
+
+  const RegistryOptions options_;
+  TickScheduler scheduler_;
+  mutable absl::Mutex mu_;
+  std::map<std::string, std::shared_ptr<WorldHost>> worlds_ ABSL_GUARDED_BY(mu_);
+  uint64_t next_id_ ABSL_GUARDED_BY(mu_) = 1;
+  bool shut_down_ ABSL_GUARDED_BY(mu_) = false;
+};
+
+}  // namespace atl::server
+
+#endif  // ATOLL_SERVER_WORLD_REGISTRY_H_
