@@ -154,9 +154,17 @@ void UpdateContacts(WorldState* w) {
   // Match this step's pairs to contacts (seed 000 §4.2.2): clear every
   // persistence flag, set it on each contact a pair names, create contacts
   // for new pairs.
+  // Contacts whose bodies are both asleep or static are not reported (their
+  // proxies are all in the static part of the broad phase); they persist
+  // as they are until something wakes one side.
   const int32_t capacity = w->contact_ids.Capacity();
   for (int32_t i = 0; i < capacity; ++i) {
-    w->contacts[i].flags &= ~kContactPersisted;
+    Contact& c = w->contacts[i];
+    if (ProxyIsStatic(w->bodies[c.body_a]) && ProxyIsStatic(w->bodies[c.body_b])) {
+      c.flags |= kContactPersisted;
+    } else {
+      c.flags &= ~kContactPersisted;
+    }
   }
   for (const ProxyPair& pair : w->pairs) {
     const int32_t found = FindContact(*w, pair.a, pair.b);

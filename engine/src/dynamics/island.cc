@@ -111,6 +111,7 @@ void WakeIsland(WorldState* w, int32_t island_index) {
     Body& body = w->bodies[b];
     body.awake = true;
     body.sleep_time = 0.0f;
+    RefileBodyProxies(w, b);
   }
 }
 
@@ -124,6 +125,7 @@ void SleepIsland(WorldState* w, int32_t island_index) {
     body.angular_velocity = 0.0f;
     body.force = {0.0f, 0.0f};
     body.torque = 0.0f;
+    RefileBodyProxies(w, b);
   }
 }
 
@@ -171,18 +173,7 @@ void UnlinkContact(WorldState* w, int32_t contact_index) {
   ++island.constraint_remove_count;
 }
 
-void SplitLargestFlaggedIsland(WorldState* w) {
-  int32_t chosen = kNullIndex;
-  for (int32_t i = 0; i < w->island_ids.Capacity(); ++i) {
-    if (!w->island_ids.IsAlive(i)) continue;
-    const Island& island = w->islands[i];
-    if (island.constraint_remove_count == 0 || !island.awake) continue;
-    if (chosen == kNullIndex || island.body_count > w->islands[chosen].body_count) {
-      chosen = i;
-    }
-  }
-  if (chosen == kNullIndex) return;
-
+void SplitIsland(WorldState* w, int32_t chosen) {
   // Gather the members, then rebuild islands from them by depth-first
   // search. The search cannot leave the old island: no constraint links it
   // to any other.
@@ -228,23 +219,22 @@ void SplitLargestFlaggedIsland(WorldState* w) {
   }
 }
 
-std::vector<int32_t> SleepRestingIslands(WorldState* w) {
-  std::vector<int32_t> slept;
-  if (!w->def.enable_sleep) return slept;
+void UpdateSleep(WorldState* w, const std::vector<uint8_t>& restless) {
+  if (!w->def.enable_sleep) return;
+  int32_t split = kNullIndex;
   for (int32_t i = 0; i < w->island_ids.Capacity(); ++i) {
     if (!w->island_ids.IsAlive(i)) continue;
     const Island& island = w->islands[i];
-    if (!island.awake || island.constraint_remove_count > 0) continue;
-    float min_sleep = w->def.time_to_sleep;
-    for (int32_t b = island.head_body; b != kNullIndex; b = w->bodies[b].island_next) {
-      min_sleep = std::min(min_sleep, w->bodies[b].sleep_time);
+    if (!island.awake || (i < static_cast<int32_t>(restless.size()) && restless[i] != 0)) {
+      continue;
     }
-    if (min_sleep >= w->def.time_to_sleep) {
+    if (island.constraint_remove_count == 0) {
       SleepIsland(w, i);
-      slept.push_back(i);
+    } else if (split == kNullIndex || island.body_count > w->islands[split].body_count) {
+      split = i;
     }
   }
-  return slept;
+  if (split != kNullIndex) SplitIsland(w, split);
 }
 
 std::string ValidateIslands(const WorldState& w) {

@@ -44,9 +44,8 @@ void LinkContact(WorldState* world, int32_t contact);
 /// Removes `contact` from its island and flags the island for splitting.
 void UnlinkContact(WorldState* world, int32_t contact);
 
-/// Splits the largest island flagged for splitting (ties: lowest index), if
-/// any, into its connected components. Runs once per step.
-void SplitLargestFlaggedIsland(WorldState* world);
+/// Splits island `island` into its connected components.
+void SplitIsland(WorldState* world, int32_t island);
 
 /// Wakes island `island` and every body in it.
 void WakeIsland(WorldState* world, int32_t island);
@@ -58,10 +57,15 @@ void SleepIsland(WorldState* world, int32_t island);
 /// one ground can be shared by many islands).
 bool IsIslandConstraint(const WorldState& world, int32_t contact);
 
-/// Puts every awake island whose bodies have all rested for
-/// WorldDef::time_to_sleep to sleep (islands flagged for splitting wait for
-/// their split). Returns the islands put to sleep, in index order.
-std::vector<int32_t> SleepRestingIslands(WorldState* world);
+/// Step stage 8. `restless[i]` is nonzero when a body of island i moved
+/// faster than its sleep threshold within the last WorldDef::time_to_sleep
+/// (the solver marks it while finalizing bodies, so no body is visited
+/// here). Every awake resting island that is not flagged for splitting
+/// sleeps; of the resting flagged ones, the largest (ties: lowest index) is
+/// split, and its parts may sleep at the next step. Splitting waits until
+/// an island rests because only sleeping needs the finer partition: an
+/// awake island is solved the same whether split or not (seed 002).
+void UpdateSleep(WorldState* world, const std::vector<uint8_t>& restless);
 
 /// Checks the islands against a depth-first search of the constraint graph:
 /// lists and counts agree with the records; every connected component lies

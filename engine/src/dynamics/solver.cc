@@ -62,8 +62,11 @@ void IntegratePositions(SolverScratch* s, float h) {
   }
 }
 
-// Copies results back to the bodies and advances sleep timers.
+// Copies results back to the bodies, advances sleep timers and marks the
+// islands that cannot sleep yet.
 void Finalize(WorldState* w, float time_step, SolverScratch* s) {
+  s->restless_islands.assign(static_cast<size_t>(w->island_ids.Capacity()), 0);
+  const float time_to_sleep = w->def.time_to_sleep;
   for (size_t i = 0; i < s->bodies.size(); ++i) {
     const SolverBody& sb = s->bodies[i];
     Body& b = w->bodies[s->awake_bodies[i]];
@@ -95,8 +98,10 @@ void Finalize(WorldState* w, float time_step, SolverScratch* s) {
         if ((contact.flags & kContactTouching) == 0) continue;
         const int32_t other = contact.body_a == s->awake_bodies[i] ? contact.body_b : contact.body_a;
         w->bodies[other].sleep_time = 0.0f;
+        if (w->bodies[other].island != kNullIndex) s->restless_islands[w->bodies[other].island] = 1;
       }
     }
+    if (b.island != kNullIndex && b.sleep_time < time_to_sleep) s->restless_islands[b.island] = 1;
   }
 }
 

@@ -19,6 +19,9 @@ struct SolverScratch {
   std::vector<SolverBody> bodies;
   std::vector<SolverBodyParams> params;
   std::vector<ContactConstraint> contacts;
+  /// Per island: a body moved faster than its sleep threshold within the
+  /// last time_to_sleep (see UpdateSleep). Filled by the finalize pass.
+  std::vector<uint8_t> restless_islands;
 };
 
 /// Integrates and solves every awake non-static body for `time_step`:

@@ -659,7 +659,7 @@ void RebuildBroadPhase(WorldState* s) {
     const Shape& shape = s->shapes[i];
     ProxyData data;
     data.body_id = static_cast<uint32_t>(shape.body);
-    data.is_static = s->bodies[shape.body].type == BodyType::kStatic;
+    data.is_static = ProxyIsStatic(s->bodies[shape.body]);
     data.filter = shape.filter;
     s->broad_phase->CreateProxyWithId(i, shape.aabb, data);
   }

@@ -68,8 +68,9 @@ void WakeBody(WorldState* w, int32_t body) {
   Body& b = w->bodies[body];
   if (b.island != kNullIndex) {
     WakeIsland(w, b.island);
-  } else if (b.type == BodyType::kKinematic) {
+  } else if (b.type == BodyType::kKinematic && !b.awake) {
     b.awake = true;
+    RefileBodyProxies(w, body);
   }
   b.sleep_time = 0.0f;
 }
@@ -136,7 +137,7 @@ void CreateProxy(WorldState* w, int32_t shape_index) {
   shape.aabb = ShapeAabb(shape, b.transform);
   ProxyData data;
   data.body_id = static_cast<uint32_t>(shape.body);
-  data.is_static = b.type == BodyType::kStatic;
+  data.is_static = ProxyIsStatic(b);
   data.filter = shape.filter;
   w->broad_phase->CreateProxyWithId(shape_index, shape.aabb, data);
   shape.has_proxy = true;
@@ -277,10 +278,7 @@ absl::Status World::Step(float time_step) {
   t = Clock::now();
   UpdateContacts(w);
   profile.contacts = ms_since(t) - w->island_link_ms;
-  // Stage 5: at most one island split per step.
-  t = Clock::now();
-  SplitLargestFlaggedIsland(w);
-  profile.islands = w->island_link_ms + ms_since(t);
+  profile.islands = w->island_link_ms;
   // Stage 6: soft-step solve.
   t = Clock::now();
   Solve(w, time_step, &w->scratch->solver);
@@ -289,9 +287,10 @@ absl::Status World::Step(float time_step) {
   t = Clock::now();
   UpdateAwakeBounds(w);
   profile.update_bounds = ms_since(t);
-  // Stage 8: sleep.
+  // Stage 8: resting islands sleep; at most one resting island that lost
+  // constraints is split (seed 002).
   t = Clock::now();
-  SleepRestingIslands(w);
+  UpdateSleep(w, w->scratch->solver.restless_islands);
   profile.islands += ms_since(t);
   // Stage 9: move events, in body index order.
   for (int32_t b : w->scratch->solver.awake_bodies) {
@@ -492,8 +491,9 @@ absl::Status World::SetAwake(BodyId id, bool awake) {
     WakeBody(w, static_cast<int32_t>(id.index));
   } else if (b.island != kNullIndex) {
     SleepIsland(w, b.island);
-  } else if (b.type == BodyType::kKinematic) {
+  } else if (b.type == BodyType::kKinematic && b.awake) {
     b.awake = false;
+    RefileBodyProxies(w, static_cast<int32_t>(id.index));
   }
   return absl::OkStatus();
 }
@@ -647,6 +647,21 @@ WorldCounters World::GetCounters() const {
 }  // namespace atl
 
 namespace atl {
+
+void RefileBodyProxies(WorldState* w, int32_t body) {
+  const Body& b = w->bodies[body];
+  for (int32_t s : b.shapes) {
+    const Shape& shape = w->shapes[s];
+    if (!shape.has_proxy) continue;
+    ProxyData data;
+    data.body_id = static_cast<uint32_t>(body);
+    data.is_static = ProxyIsStatic(b);
+    data.filter = shape.filter;
+    w->broad_phase->DestroyProxy(s);
+    w->broad_phase->CreateProxyWithId(s, shape.aabb, data);
+  }
+}
+
 WorldState::WorldState() = default;
 WorldState::~WorldState() = default;
 WorldState::WorldState(WorldState&&) noexcept = default;

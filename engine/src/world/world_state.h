@@ -79,6 +79,15 @@ struct WorldState {
   std::unique_ptr<WorldScratch> scratch;
 };
 
+/// Whether a body's proxies belong to the broad phase's static part: static
+/// bodies, and bodies asleep. Static proxies never pair with each other, so a
+/// sleeping pile costs the broad phase (almost) nothing; its contacts are
+/// kept without being re-reported (see UpdateContacts).
+inline bool ProxyIsStatic(const Body& b) { return b.type == BodyType::kStatic || !b.awake; }
+
+/// Re-files the proxies of `body` after its awake flag changed.
+void RefileBodyProxies(WorldState* w, int32_t body);
+
 /// Makes ids for records of this world.
 inline BodyId MakeBodyId(const WorldState& w, int32_t index) {
   return {static_cast<uint32_t>(index), w.def.world_id, w.body_ids.Generation(index)};
