@@ -7,6 +7,8 @@
 // The first --warmup steps (default 60, one second) are stepped but not
 // averaged, for either contender: that is when a new scene's one-body
 // islands merge into their piles, a one-time cost of building the world.
+// --sleep=off keeps every body awake (seed 002 compares island building for
+// awake piles; with sleep on, both contenders skip sleeping bodies).
 
 #include <chrono>
 #include <cstdio>
@@ -82,7 +84,7 @@ struct Case {
 };
 
 int RunIslands(const std::vector<std::string>& raw) {
-  auto args = Args::Parse(raw, {"steps", "warmup"});
+  auto args = Args::Parse(raw, {"steps", "warmup", "sleep"});
   if (!args.ok()) {
     std::fprintf(stderr, "atoll-bench islands: %s\n", std::string(args.status().message()).c_str());
     return 2;
@@ -99,6 +101,7 @@ int RunIslands(const std::vector<std::string>& raw) {
   std::printf("scene,bodies,persistent_ms_per_step,dfs_ms_per_step,ratio\n");
   for (const Case& c : cases) {
     auto desc = MakeScene(c.scene, {.size = c.size});
+    desc->world.enable_sleep = args->Get("sleep", "on") != "off";
     auto world = BuildWorld(*desc);
     if (!world.ok()) {
       std::fprintf(stderr, "%s\n", std::string(world.status().message()).c_str());
