@@ -27,6 +27,8 @@ struct Island {
   int32_t body_count = 0;
   int32_t head_contact = kNullIndex, tail_contact = kNullIndex;
   int32_t contact_count = 0;
+  int32_t head_joint = kNullIndex, tail_joint = kNullIndex;
+  int32_t joint_count = 0;
   /// Constraints removed since the island was built: it may have fallen
   /// apart and is a candidate for splitting.
   int32_t constraint_remove_count = 0;
@@ -44,6 +46,13 @@ void LinkContact(WorldState* world, int32_t contact);
 /// Removes `contact` from its island and flags the island for splitting.
 void UnlinkContact(WorldState* world, int32_t contact);
 
+/// Adds joint `joint` between two dynamic bodies to their islands, merging
+/// them if they differ (and waking the result).
+void LinkJoint(WorldState* world, int32_t joint);
+/// Removes `joint` from its island (if it is in one) and flags the island
+/// for splitting.
+void UnlinkJoint(WorldState* world, int32_t joint);
+
 /// Splits the largest island flagged for splitting (ties: lowest index), if
 /// any, into its connected components. Runs once per step.
 void SplitLargestFlaggedIsland(WorldState* world);
@@ -57,6 +66,10 @@ void SleepIsland(WorldState* world, int32_t island);
 /// two dynamic bodies (static and kinematic bodies belong to no island, so
 /// one ground can be shared by many islands).
 bool IsIslandConstraint(const WorldState& world, int32_t contact);
+
+/// True when `joint` is an island edge: both bodies dynamic and enabled.
+/// A joint to a static or kinematic body (or the world) links nothing.
+bool IsIslandJoint(const WorldState& world, int32_t joint);
 
 /// Puts every awake island whose bodies have all rested for
 /// WorldDef::time_to_sleep to sleep (islands flagged for splitting wait for

@@ -19,11 +19,13 @@ struct SolverScratch {
   std::vector<SolverBody> bodies;
   std::vector<SolverBodyParams> params;
   std::vector<ContactConstraint> contacts;
+  /// Joints solved this step, in index order.
+  std::vector<int32_t> joints;
 };
 
 /// Integrates and solves every awake non-static body for `time_step`:
 /// per substep integrate velocities, warm start, solve with bias, integrate
-/// positions, relax; then restitution, impulses stored for warm starting,
+/// positions, relax (joints before contacts in each pass); then restitution, impulses stored for warm starting,
 /// and the bodies' poses, velocities and sleep timers written back. Also
 /// fills the step's hit events.
 void Solve(WorldState* world, float time_step, SolverScratch* scratch);

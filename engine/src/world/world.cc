@@ -8,6 +8,7 @@
 #include "dynamics/contact_manager.h"
 #include "dynamics/island.h"
 #include "dynamics/solver.h"
+#include "world/world_internal.h"
 #include "world/world_state.h"
 
 namespace atl {
@@ -24,6 +25,8 @@ absl::Status BadId(const char* kind, uint32_t index) {
       absl::StrCat(kind, " id ", index, " does not name a live ", kind, " of this world"));
 }
 
+}  // namespace
+
 absl::Status CheckBody(const WorldState& w, BodyId id) {
   if (!id.IsValid()) return absl::InvalidArgumentError("body id is null");
   if (id.world != w.def.world_id) {
@@ -35,6 +38,18 @@ absl::Status CheckBody(const WorldState& w, BodyId id) {
   }
   return absl::OkStatus();
 }
+
+void WakeBody(WorldState* w, int32_t body) {
+  Body& b = w->bodies[body];
+  if (b.island != kNullIndex) {
+    WakeIsland(w, b.island);
+  } else if (b.type == BodyType::kKinematic) {
+    b.awake = true;
+  }
+  b.sleep_time = 0.0f;
+}
+
+namespace {
 
 absl::Status CheckShape(const WorldState& w, ShapeId id) {
   if (!id.IsValid()) return absl::InvalidArgumentError("shape id is null");
@@ -62,16 +77,6 @@ absl::Status CheckFinite(const char* what, float v) {
 
 AABB ShapeAabb(const Shape& shape, const Transform& xf) {
   return Inflate(ComputeShapeAABB(shape.geometry, xf), kSpeculativeDistance);
-}
-
-void WakeBody(WorldState* w, int32_t body) {
-  Body& b = w->bodies[body];
-  if (b.island != kNullIndex) {
-    WakeIsland(w, b.island);
-  } else if (b.type == BodyType::kKinematic) {
-    b.awake = true;
-  }
-  b.sleep_time = 0.0f;
 }
 
 // Wakes every body that touches `body` (something under or beside them
@@ -311,6 +316,7 @@ absl::Status World::DestroyBody(BodyId id) {
   WorldState* w = state_.get();
   if (absl::Status s = CheckBody(*w, id); !s.ok()) return s;
   const int32_t body = static_cast<int32_t>(id.index);
+  DestroyJointsOfBody(w, body);
   DestroyContactsOf(w, body, kNullIndex);
   RemoveBodyFromIsland(w, body);
   for (int32_t s : w->bodies[body].shapes) {
@@ -480,6 +486,13 @@ absl::Status World::SetEnabled(BodyId id, bool enabled) {
   if (b.enabled == enabled) return absl::OkStatus();
   if (!enabled) {
     DestroyContactsOf(w, body, kNullIndex);
+    // Its joints stay but go idle; they stop linking islands. Jointed
+    // bodies wake: what held them changed.
+    for (int32_t j : b.joints) {
+      UnlinkJoint(w, j);
+      const int32_t other = OtherJointBody(w->joints[j], body);
+      if (other != kNullIndex) WakeBody(w, other);
+    }
     RemoveBodyFromIsland(w, body);
     for (int32_t s : b.shapes) DestroyProxy(w, s);
     b.enabled = false;
@@ -489,6 +502,17 @@ absl::Status World::SetEnabled(BodyId id, bool enabled) {
     if (b.type == BodyType::kDynamic) {
       b.awake = true;
       CreateIslandForBody(w, body);
+    }
+    // In index order, so the merges do not depend on the list order.
+    std::vector<int32_t> joints = b.joints;
+    std::sort(joints.begin(), joints.end());
+    for (int32_t j : joints) {
+      if (IsIslandJoint(*w, j)) {
+        LinkJoint(w, j);
+      } else {
+        const int32_t other = OtherJointBody(w->joints[j], body);
+        if (other != kNullIndex) WakeBody(w, other);
+      }
     }
   }
   return absl::OkStatus();
@@ -600,6 +624,7 @@ WorldCounters World::GetCounters() const {
   c.bodies = w.body_ids.Count();
   c.shapes = w.shape_ids.Count();
   c.contacts = w.contact_ids.Count();
+  c.joints = w.joint_ids.Count();
   for (int32_t i = 0; i < w.body_ids.Capacity(); ++i) {
     if (w.body_ids.IsAlive(i) && w.bodies[i].awake && w.bodies[i].type != BodyType::kStatic) {
       ++c.awake_bodies;
