@@ -95,6 +95,44 @@ inline Mat22 PointConstraintMatrix(const JointFrame& f, Vec2 ra, Vec2 rb) {
   return k;
 }
 
+/// A symmetric 3x3 effective mass of a point-plus-angle block (weld):
+/// rows x, y of the anchor separation and the relative angle.
+struct Sym33 {
+  float xx = 0.0f, xy = 0.0f, xz = 0.0f;
+  float yy = 0.0f, yz = 0.0f, zz = 0.0f;
+};
+
+/// The block of a rigid weld at anchors ra, rb.
+inline Sym33 PointAngleMatrix(const JointFrame& f, Vec2 ra, Vec2 rb) {
+  const Mat22 k = PointConstraintMatrix(f, ra, rb);
+  const float ia = f.inv_inertia_a, ib = f.inv_inertia_b;
+  Sym33 m;
+  m.xx = k.cx.x;
+  m.xy = k.cy.x;
+  m.yy = k.cy.y;
+  // Angular column: an angular impulse turns both anchors.
+  m.xz = -ia * ra.y - ib * rb.y;
+  m.yz = ia * ra.x + ib * rb.x;
+  m.zz = ia + ib;
+  return m;
+}
+
+/// Solves m * x = b by Cramer's rule; zero when m is singular.
+inline void Solve33(const Sym33& m, Vec2 b_xy, float b_z, Vec2* x_xy, float* x_z) {
+  // Cofactors of the symmetric matrix.
+  const float c_xx = m.yy * m.zz - m.yz * m.yz;
+  const float c_xy = m.xz * m.yz - m.xy * m.zz;
+  const float c_xz = m.xy * m.yz - m.xz * m.yy;
+  const float c_yy = m.xx * m.zz - m.xz * m.xz;
+  const float c_yz = m.xz * m.xy - m.xx * m.yz;
+  const float c_zz = m.xx * m.yy - m.xy * m.xy;
+  float det = m.xx * c_xx + m.xy * c_xy + m.xz * c_xz;
+  if (det != 0.0f) det = 1.0f / det;
+  x_xy->x = det * (c_xx * b_xy.x + c_xy * b_xy.y + c_xz * b_z);
+  x_xy->y = det * (c_xy * b_xy.x + c_yy * b_xy.y + c_yz * b_z);
+  *x_z = det * (c_xz * b_xy.x + c_yz * b_xy.y + c_zz * b_z);
+}
+
 /// Applies impulse `p` at the anchors: -p on A, +p on B.
 inline void ApplyPointImpulse(const JointFrame& f, Vec2 p, Vec2 ra, Vec2 rb, SolverBody* a,
                               SolverBody* b) {

@@ -46,8 +46,35 @@ void WarmStartWeldJoint(const JointFrame& f, const WeldJoint& j, SolverBody* a, 
   ApplyAngularImpulse(f, j.angular_impulse, a, b);
 }
 
-void SolveWeldJoint(const JointContext&, const JointFrame& f, WeldJoint* j, SolverBody* a,
+void SolveWeldJoint(const JointContext& ctx, const JointFrame& f, WeldJoint* j, SolverBody* a,
                     SolverBody* b, bool use_bias) {
+  if (j->linear_hertz == 0.0f && j->angular_hertz == 0.0f) {
+    // Rigid: the point and the angle in one 3x3 block, so the lever-arm
+    // coupling between them is solved exactly instead of fought over.
+    const Vec2 ra = CurrentAnchorA(f, *a);
+    const Vec2 rb = CurrentAnchorB(f, *b);
+    const Vec2 cdot = RelativeVelocity(*a, *b, ra, rb);
+    const float cdot_z = b->angular_velocity - a->angular_velocity;
+    Vec2 bias{0.0f, 0.0f};
+    float bias_z = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
+    if (use_bias) {
+      bias = ctx.rigid.bias_rate * CurrentSeparation(f, *a, *b, ra, rb);
+      bias_z = ctx.rigid.bias_rate * CurrentAngle(f, *a, *b);
+      mass_scale = ctx.rigid.mass_scale;
+      impulse_scale = ctx.rigid.impulse_scale;
+    }
+    Vec2 x;
+    float x_z = 0.0f;
+    Solve33(PointAngleMatrix(f, ra, rb), cdot + bias, cdot_z + bias_z, &x, &x_z);
+    const Vec2 impulse = {-mass_scale * x.x - impulse_scale * j->linear_impulse.x,
+                          -mass_scale * x.y - impulse_scale * j->linear_impulse.y};
+    const float impulse_z = -mass_scale * x_z - impulse_scale * j->angular_impulse;
+    j->linear_impulse += impulse;
+    j->angular_impulse += impulse_z;
+    ApplyRowImpulse(f, impulse, Cross(ra, impulse) + impulse_z, Cross(rb, impulse) + impulse_z, a,
+                    b);
+    return;
+  }
   {
     const bool soft = j->angular_hertz > 0.0f;
     float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
