@@ -39,8 +39,10 @@ void WarmStartMotorJoint(const JointFrame& f, const MotorJoint& j, SolverBody* a
 }
 
 void SolveMotorJoint(const JointContext& ctx, const JointFrame& f, MotorJoint* j, SolverBody* a,
-                     SolverBody* b, bool use_bias) {
-  const float rate = use_bias ? j->correction_factor * ctx.inv_h : 0.0f;
+                     SolverBody* b, bool) {
+  // A velocity motor, not a position constraint: it steers towards the
+  // target in both passes (relaxing it to zero velocity would brake it).
+  const float rate = j->correction_factor * ctx.inv_h;
   {
     const float cdot = b->angular_velocity - a->angular_velocity;
     const float bias = rate * CurrentAngle(f, *a, *b);
