@@ -16,21 +16,6 @@ namespace {
 float MixFriction(float a, float b) { return Sqrt(a * b); }
 float MixRestitution(float a, float b) { return Max(a, b); }
 
-// False when a joint between bodies a and b says their shapes must not
-// collide (collide_connected off). Scans the shorter joint list.
-bool JointsAllowContact(const WorldState& w, int32_t a, int32_t b) {
-  const Body& ba = w.bodies[a];
-  const Body& bb = w.bodies[b];
-  const bool a_shorter = ba.joints.size() <= bb.joints.size();
-  const int32_t from = a_shorter ? a : b;
-  const int32_t to = a_shorter ? b : a;
-  for (int32_t j : w.bodies[from].joints) {
-    const Joint& joint = w.joints[j];
-    if (!joint.collide_connected && OtherJointBody(joint, from) == to) return false;
-  }
-  return true;
-}
-
 // Can these two shapes' bodies form a contact at all? The broad phase already
 // excludes same-body and static-static pairs and applies filters; a contact
 // also needs a dynamic body (kinematic-kinematic and kinematic-static pairs
@@ -152,6 +137,20 @@ bool UpdateManifold(WorldState* w, Contact* c) {
 }
 
 }  // namespace
+
+// Scans the shorter joint list.
+bool JointsAllowContact(const WorldState& w, int32_t a, int32_t b) {
+  const Body& ba = w.bodies[a];
+  const Body& bb = w.bodies[b];
+  const bool a_shorter = ba.joints.size() <= bb.joints.size();
+  const int32_t from = a_shorter ? a : b;
+  const int32_t to = a_shorter ? b : a;
+  for (int32_t j : w.bodies[from].joints) {
+    const Joint& joint = w.joints[j];
+    if (!joint.collide_connected && OtherJointBody(joint, from) == to) return false;
+  }
+  return true;
+}
 
 void DestroyContact(WorldState* w, int32_t index, EndEventTarget target,
                     bool wake) {

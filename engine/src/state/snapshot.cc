@@ -86,6 +86,7 @@ void PutBody(ByteWriter* w, const Body& b) {
   w->Put(b.inertia);
   w->Put(b.inv_inertia);
   w->Put(b.max_extent);
+  w->Put(b.min_extent);
   w->Put(b.linear_damping);
   w->Put(b.angular_damping);
   w->Put(b.gravity_scale);
@@ -424,6 +425,7 @@ class Parser {
     b->inertia = r_.Get<float>();
     b->inv_inertia = r_.Get<float>();
     b->max_extent = r_.Get<float>();
+    b->min_extent = r_.Get<float>();
     b->linear_damping = r_.Get<float>();
     b->angular_damping = r_.Get<float>();
     b->gravity_scale = r_.Get<float>();
@@ -441,7 +443,7 @@ class Parser {
            Finite(b->local_center) && Finite(b->center0) && IsValid(b->rotation0) &&
            Finite(b->linear_velocity) && IsFinite(b->angular_velocity) && Finite(b->force) &&
            IsFinite(b->torque) && IsFinite(b->mass) && IsFinite(b->inv_mass) &&
-           IsFinite(b->inertia) && IsFinite(b->inv_inertia) && IsFinite(b->max_extent) &&
+           IsFinite(b->inertia) && IsFinite(b->inv_inertia) && IsFinite(b->max_extent) && IsFinite(b->min_extent) &&
            IsFinite(b->linear_damping) && IsFinite(b->angular_damping) &&
            IsFinite(b->gravity_scale) && IsFinite(b->sleep_threshold) && IsFinite(b->sleep_time);
   }

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "atoll/constants.h"
 #include "dynamics/contact_manager.h"
+#include "dynamics/continuous.h"
 #include "dynamics/island.h"
 #include "dynamics/solver.h"
 #include "world/world_internal.h"
@@ -16,6 +17,7 @@ namespace atl {
 // The step's scratch memory lives beside the state but is not part of it.
 struct WorldScratch {
   SolverScratch solver;
+  ContinuousScratch continuous;
 };
 
 namespace {
@@ -95,6 +97,11 @@ void UpdateBodyMass(WorldState* w, int32_t body_index) {
   b.mass = b.inv_mass = b.inertia = b.inv_inertia = 0.0f;
   b.local_center = {0.0f, 0.0f};
   b.max_extent = 0.0f;
+  b.min_extent = 0.0f;
+  for (size_t i = 0; i < b.shapes.size(); ++i) {
+    const float extent = ComputeShapeMinExtent(w->shapes[b.shapes[i]].geometry);
+    b.min_extent = i == 0 ? extent : Min(b.min_extent, extent);
+  }
   if (b.type != BodyType::kDynamic) {
     b.center = b.transform.p;
     // Kinematic bodies still need an extent for their sleep test.
@@ -264,6 +271,12 @@ absl::Status World::Step(float time_step) {
   t = Clock::now();
   Solve(w, time_step, &w->scratch->solver);
   profile.solve = ms_since(t);
+  // Stage 7: fast bodies stop at their first impact.
+  t = Clock::now();
+  SolveContinuous(w, w->scratch->solver.awake_bodies, &w->scratch->continuous);
+  profile.continuous = ms_since(t);
+  profile.continuous_bodies = w->scratch->continuous.fast_count;
+  profile.continuous_events = w->scratch->continuous.event_count;
   // Stage 2 for the next step: new boxes for everything that moved.
   t = Clock::now();
   for (int32_t b : w->scratch->solver.awake_bodies) UpdateBodyProxies(w, b);
