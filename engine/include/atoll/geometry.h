@@ -197,6 +197,16 @@ AABB ComputeShapeAABB(const ShapeGeometry& shape, const Transform& transform);
 /// fast a rotating shape's surface can move.
 float ComputeShapeExtent(const ShapeGeometry& shape, Vec2 local_center);
 
+/// Half the shape's thickness: the distance from its centroid to its
+/// nearest surface point (the radius of a circle or capsule; for a polygon
+/// the nearest edge plus the rounding; kLinearSlop for the thin segments).
+/// Continuous collision calls a body fast when it moves more than a share
+/// of this in one step.
+float ComputeShapeMinExtent(const ShapeGeometry& shape);
+
+/// The shape's centroid in its body frame (a segment's midpoint).
+Vec2 ComputeShapeCentroid(const ShapeGeometry& shape);
+
 }  // namespace atl
 
 #endif  // ATOLL_GEOMETRY_H_

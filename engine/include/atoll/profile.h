@@ -3,10 +3,12 @@
 #ifndef ATOLL_PROFILE_H_
 #define ATOLL_PROFILE_H_
 
+#include <cstdint>
+
 namespace atl {
 
-/// Wall-clock milliseconds per stage of the last step. Measured with a
-/// monotonic clock; never influences the simulation.
+/// Wall-clock milliseconds per stage of the last step (measured with a
+/// monotonic clock; never influences the simulation), and a few counts.
 struct StepProfile {
   float total = 0.0f;
   /// Stage 3: pair finding.
@@ -22,6 +24,10 @@ struct StepProfile {
   float continuous = 0.0f;
   /// Proxy box updates for moved bodies.
   float update_bounds = 0.0f;
+  /// Stage 7 counts: bodies found fast, and of those the ones stopped at a
+  /// time of impact.
+  int32_t continuous_bodies = 0;
+  int32_t continuous_events = 0;
 };
 
 }  // namespace atl

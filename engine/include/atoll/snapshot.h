@@ -1,7 +1,8 @@
 // Atoll — snapshots: the whole state of a world as canonical bytes.
 //
 // A snapshot holds everything that influences future steps (bodies, shapes,
-// contacts with their manifolds and warm-start impulses, islands and their
+// contacts with their manifolds and warm-start impulses, joints with their
+// settings and warm-start impulses, islands and their
 // split flags, sleep timers, id pools with free lists and generations, the
 // step counter, pending events) — but not the broad-phase strategy, which
 // never changes results: a snapshot restores into any strategy, and the
@@ -28,7 +29,7 @@
 namespace atl {
 
 /// The snapshot format this build writes and reads.
-inline constexpr uint32_t kSnapshotVersion = 1;
+inline constexpr uint32_t kSnapshotVersion = 2;
 
 /// Appends the snapshot of `world` to *out (cleared first). Reusing `out`
 /// across ticks avoids reallocating.

@@ -16,6 +16,7 @@
 #include "atoll/filter.h"
 #include "atoll/geometry.h"
 #include "atoll/id.h"
+#include "atoll/joint.h"
 #include "atoll/math.h"
 #include "atoll/profile.h"
 #include "atoll/shape.h"
@@ -44,6 +45,7 @@ struct WorldCounters {
   int32_t awake_bodies = 0;
   int32_t shapes = 0;
   int32_t contacts = 0;
+  int32_t joints = 0;
   int32_t touching_contacts = 0;
   int32_t islands = 0;
   int32_t awake_islands = 0;
@@ -53,9 +55,9 @@ struct WorldCounters {
 /// bit-identical results on every machine. Not thread-safe; one thread at a
 /// time (the step itself may use worker threads).
 ///
-/// Every call that names a body or shape checks the id: a null id, one
-/// from another world, or one whose object was destroyed is rejected with
-/// InvalidArgument / NotFound and nothing changes.
+/// Every call that names a body, shape or joint checks the id: a null id,
+/// one from another world, or one whose object was destroyed is rejected
+/// with InvalidArgument / NotFound and nothing changes.
 class World {
  public:
   /// A new, empty world. InvalidArgument (naming the field) for a bad def.
@@ -92,8 +94,9 @@ class World {
   /// Creates a body. InvalidArgument naming the bad field of `def`.
   absl::StatusOr<BodyId> CreateBody(const BodyDef& def);
 
-  /// Destroys a body with its shapes; its contacts end (with end events in
-  /// the next step's events) and the bodies it touched wake up.
+  /// Destroys a body with its shapes and joints; its contacts end (with end
+  /// events in the next step's events) and the bodies it touched or was
+  /// jointed to wake up.
   absl::Status DestroyBody(BodyId id);
 
   /// True when `id` names a live body of this world.
@@ -152,6 +155,76 @@ class World {
   /// The shape's bounds as the broad phase sees them (tight + margin).
   absl::StatusOr<AABB> GetShapeAabb(ShapeId id) const;
 
+  // --- Joints -------------------------------------------------------------
+  // Creating a joint wakes both bodies; when the def's collide_connected is
+  // false, contacts between the two bodies end at once and none form while
+  // the joint exists. Errors: InvalidArgument naming the bad def field (or
+  // "body_b" when both ids name the same body), InvalidArgument / NotFound
+  // for a null, foreign or stale body id. On error nothing changes.
+
+  absl::StatusOr<JointId> CreateDistanceJoint(const DistanceJointDef& def);
+  absl::StatusOr<JointId> CreateRevoluteJoint(const RevoluteJointDef& def);
+  absl::StatusOr<JointId> CreatePrismaticJoint(const PrismaticJointDef& def);
+  absl::StatusOr<JointId> CreateWeldJoint(const WeldJointDef& def);
+  absl::StatusOr<JointId> CreateWheelJoint(const WheelJointDef& def);
+  absl::StatusOr<JointId> CreateMotorJoint(const MotorJointDef& def);
+  absl::StatusOr<JointId> CreateTargetJoint(const TargetJointDef& def);
+
+  /// Destroys a joint and wakes both bodies. Contacts between them may form
+  /// again from the next step.
+  absl::Status DestroyJoint(JointId id);
+  /// True when `id` names a live joint of this world.
+  bool IsValid(JointId id) const;
+  /// Ids of every live joint, in index order.
+  std::vector<JointId> GetJointIds() const;
+  absl::StatusOr<JointType> GetJointType(JointId id) const;
+  /// The joint's bodies; body A of a target joint is the null id.
+  absl::StatusOr<BodyId> GetJointBodyA(JointId id) const;
+  absl::StatusOr<BodyId> GetJointBodyB(JointId id) const;
+  absl::StatusOr<uint64_t> GetJointUserData(JointId id) const;
+
+  /// The force (N, world frame) and torque (N m) the joint applied to body
+  /// B during the last step (body A got the opposite): the accumulated
+  /// constraint impulse divided by the substep it acts over. Zero before
+  /// the first step. Use them to break joints under load.
+  absl::StatusOr<Vec2> GetJointReactionForce(JointId id) const;
+  absl::StatusOr<float> GetJointReactionTorque(JointId id) const;
+
+  /// The joint angle (revolute, weld: B relative to A minus the reference
+  /// angle, in (-pi, pi]) and translation (prismatic, wheel: B's anchor
+  /// from A's along the axis, m) at the bodies' current poses.
+  /// InvalidArgument for other joint types.
+  absl::StatusOr<float> GetJointAngle(JointId id) const;
+  absl::StatusOr<float> GetJointTranslation(JointId id) const;
+
+  // Setters. Each wakes both bodies and returns InvalidArgument (world
+  // unchanged) for a joint type without that feature or a bad value.
+
+  /// Revolute, prismatic, wheel.
+  absl::Status EnableMotor(JointId id, bool enable);
+  absl::Status SetMotorSpeed(JointId id, float speed);
+  /// Revolute and wheel motors; the motor joint's max_torque. >= 0.
+  absl::Status SetMaxMotorTorque(JointId id, float torque);
+  /// Prismatic motor; the motor and target joints' max_force. >= 0.
+  absl::Status SetMaxMotorForce(JointId id, float force);
+  /// Distance (length range), revolute, prismatic, wheel.
+  absl::Status EnableLimit(JointId id, bool enable);
+  /// Lower <= upper; distance: min/max length; revolute: angles in
+  /// [-pi, pi]; prismatic and wheel: translations.
+  absl::Status SetLimits(JointId id, float lower, float upper);
+  /// Distance, revolute, prismatic, wheel.
+  absl::Status EnableSpring(JointId id, bool enable);
+  /// Spring frequency (Hz) and damping ratio, both >= 0, of the distance,
+  /// revolute, prismatic and wheel springs and the target joint (hertz >
+  /// 0 there); for a weld, both its linear and angular parts.
+  absl::Status SetSpring(JointId id, float hertz, float damping_ratio);
+  /// Distance joint rest length, in [kLinearSlop, kJointHugeLength].
+  absl::Status SetDistanceLength(JointId id, float length);
+  /// Motor joint target pose of B in A's frame.
+  absl::Status SetMotorJointOffsets(JointId id, Vec2 linear_offset, float angular_offset);
+  /// Target joint's world target.
+  absl::Status SetTarget(JointId id, Vec2 target);
+
   // --- Queries ----------------------------------------------------------
   // Results come in a deterministic order and respect `filter` (a shape is
   // reported when ShouldCollide(filter, shape filter)). Sensors are skipped.
@@ -177,7 +250,8 @@ class World {
   /// world has no shapes.
   AABB GetBounds() const;
 
-  /// Calls `draw` for shapes, contacts, AABBs and islands per `options`.
+  /// Calls `draw` for shapes, joints, contacts, AABBs and islands per
+  /// `options`.
   void Draw(DebugDraw* draw, const DebugDrawOptions& options) const;
 
   /// Ids of every live body, in index order.

@@ -378,4 +378,43 @@ float ComputeShapeExtent(const ShapeGeometry& shape, Vec2 local_center) {
   return 0.0f;
 }
 
+float ComputeShapeMinExtent(const ShapeGeometry& shape) {
+  switch (shape.type) {
+    case ShapeType::kCircle:
+      return shape.circle.radius;
+    case ShapeType::kCapsule:
+      return shape.capsule.radius;
+    case ShapeType::kSegment:
+    case ShapeType::kChainSegment:
+      return kLinearSlop;
+    case ShapeType::kPolygon: {
+      const Polygon& p = shape.polygon;
+      float nearest = Dot(p.normals[0], p.vertices[0] - p.centroid);
+      for (int32_t i = 1; i < p.count; ++i) {
+        nearest = Min(nearest, Dot(p.normals[i], p.vertices[i] - p.centroid));
+      }
+      return Max(nearest, 0.0f) + p.radius;
+    }
+  }
+  ATOLL_ASSERT(false && "unknown shape type");
+  return 0.0f;
+}
+
+Vec2 ComputeShapeCentroid(const ShapeGeometry& shape) {
+  switch (shape.type) {
+    case ShapeType::kCircle:
+      return shape.circle.center;
+    case ShapeType::kCapsule:
+      return Lerp(shape.capsule.center1, shape.capsule.center2, 0.5f);
+    case ShapeType::kSegment:
+      return Lerp(shape.segment.point1, shape.segment.point2, 0.5f);
+    case ShapeType::kChainSegment:
+      return Lerp(shape.chain_segment.segment.point1, shape.chain_segment.segment.point2, 0.5f);
+    case ShapeType::kPolygon:
+      return shape.polygon.centroid;
+  }
+  ATOLL_ASSERT(false && "unknown shape type");
+  return {0.0f, 0.0f};
+}
+
 }  // namespace atl

@@ -45,6 +45,10 @@ struct Body {
   /// Largest distance from the center of mass to any shape point: turns
   /// angular speed into a surface speed for the sleep test.
   float max_extent = 0.0f;
+  /// Smallest half-thickness of its shapes (ComputeShapeMinExtent); 0
+  /// without shapes. A body moving further than a share of it in a step
+  /// gets continuous collision.
+  float min_extent = 0.0f;
   float linear_damping = 0.0f, angular_damping = 0.0f;
   float gravity_scale = 1.0f;
   float sleep_threshold = 0.05f;

@@ -19,14 +19,17 @@ float MixRestitution(float a, float b) { return Max(a, b); }
 // Can these two shapes' bodies form a contact at all? The broad phase already
 // excludes same-body and static-static pairs and applies filters; a contact
 // also needs a dynamic body (kinematic-kinematic and kinematic-static pairs
-// exert nothing), and two sensors never interact.
+// exert nothing), two sensors never interact, and jointed bodies collide
+// only when every joint between them allows it.
 bool ShouldCreateContact(const WorldState& w, int32_t shape_a, int32_t shape_b) {
   const Shape& sa = w.shapes[shape_a];
   const Shape& sb = w.shapes[shape_b];
   if (sa.is_sensor && sb.is_sensor) return false;
   const Body& ba = w.bodies[sa.body];
   const Body& bb = w.bodies[sb.body];
-  return ba.type == BodyType::kDynamic || bb.type == BodyType::kDynamic;
+  if (ba.type != BodyType::kDynamic && bb.type != BodyType::kDynamic) return false;
+  if (ba.joints.empty() || bb.joints.empty()) return true;
+  return JointsAllowContact(w, sa.body, sb.body);
 }
 
 int32_t CreateContact(WorldState* w, int32_t shape_a, int32_t shape_b) {
@@ -134,6 +137,20 @@ bool UpdateManifold(WorldState* w, Contact* c) {
 }
 
 }  // namespace
+
+// Scans the shorter joint list.
+bool JointsAllowContact(const WorldState& w, int32_t a, int32_t b) {
+  const Body& ba = w.bodies[a];
+  const Body& bb = w.bodies[b];
+  const bool a_shorter = ba.joints.size() <= bb.joints.size();
+  const int32_t from = a_shorter ? a : b;
+  const int32_t to = a_shorter ? b : a;
+  for (int32_t j : w.bodies[from].joints) {
+    const Joint& joint = w.joints[j];
+    if (!joint.collide_connected && OtherJointBody(joint, from) == to) return false;
+  }
+  return true;
+}
 
 void DestroyContact(WorldState* w, int32_t index, EndEventTarget target,
                     bool wake) {

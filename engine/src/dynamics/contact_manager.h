@@ -34,6 +34,11 @@ enum class EndEventTarget {
 void DestroyContact(WorldState* world, int32_t contact, EndEventTarget target,
                     bool wake);
 
+/// False when a joint between bodies `a` and `b` forbids their shapes to
+/// collide (collide_connected off); contacts and continuous collision
+/// between them are skipped.
+bool JointsAllowContact(const WorldState& world, int32_t a, int32_t b);
+
 /// Step stage 4: matches world->pairs to contacts, creates and destroys
 /// contacts, runs the narrow phase and applies touching changes (island
 /// links, begin/end and sensor events).

@@ -39,6 +39,21 @@ void AddContactToIsland(WorldState* w, int32_t island_index, int32_t contact_ind
   ++island.contact_count;
 }
 
+void AddJointToIsland(WorldState* w, int32_t island_index, int32_t joint_index) {
+  Island& island = w->islands[island_index];
+  Joint& joint = w->joints[joint_index];
+  joint.island = island_index;
+  joint.island_prev = island.tail_joint;
+  joint.island_next = kNullIndex;
+  if (island.tail_joint != kNullIndex) {
+    w->joints[island.tail_joint].island_next = joint_index;
+  } else {
+    island.head_joint = joint_index;
+  }
+  island.tail_joint = joint_index;
+  ++island.joint_count;
+}
+
 int32_t AllocIsland(WorldState* w) {
   const int32_t index = w->island_ids.Alloc();
   if (index >= static_cast<int32_t>(w->islands.size())) w->islands.resize(index + 1);
@@ -59,6 +74,11 @@ void MergeInto(WorldState* w, int32_t into, int32_t from) {
     AddContactToIsland(w, into, c);
     c = next;
   }
+  for (int32_t j = src.head_joint; j != kNullIndex;) {
+    const int32_t next = w->joints[j].island_next;
+    AddJointToIsland(w, into, j);
+    j = next;
+  }
   // Removed constraints of the absorbed island still may have split it.
   w->islands[into].constraint_remove_count += src.constraint_remove_count;
   w->island_ids.Free(from);
@@ -73,6 +93,14 @@ bool IsIslandConstraint(const WorldState& w, int32_t contact_index) {
   }
   return w.bodies[c.body_a].type == BodyType::kDynamic &&
          w.bodies[c.body_b].type == BodyType::kDynamic;
+}
+
+bool IsIslandJoint(const WorldState& w, int32_t joint_index) {
+  const Joint& j = w.joints[joint_index];
+  if (j.body_a == kNullIndex) return false;
+  const Body& a = w.bodies[j.body_a];
+  const Body& b = w.bodies[j.body_b];
+  return a.type == BodyType::kDynamic && b.type == BodyType::kDynamic && a.enabled && b.enabled;
 }
 
 void CreateIslandForBody(WorldState* w, int32_t body_index) {
@@ -98,7 +126,7 @@ void RemoveBodyFromIsland(WorldState* w, int32_t body_index) {
   }
   body.island = body.island_prev = body.island_next = kNullIndex;
   if (--island.body_count == 0) {
-    ATOLL_ASSERT(island.contact_count == 0);
+    ATOLL_ASSERT(island.contact_count == 0 && island.joint_count == 0);
     w->island_ids.Free(island_index);
   }
 }
@@ -129,11 +157,13 @@ void SleepIsland(WorldState* w, int32_t island_index) {
   }
 }
 
-void LinkContact(WorldState* w, int32_t contact_index) {
-  ATOLL_ASSERT(IsIslandConstraint(*w, contact_index));
-  Contact& contact = w->contacts[contact_index];
-  int32_t a = w->bodies[contact.body_a].island;
-  int32_t b = w->bodies[contact.body_b].island;
+namespace {
+
+// Wakes and merges the islands of two bodies joined by a new constraint;
+// returns the surviving island.
+int32_t MergeIslandsOf(WorldState* w, int32_t body_a, int32_t body_b) {
+  int32_t a = w->bodies[body_a].island;
+  int32_t b = w->bodies[body_b].island;
   ATOLL_ASSERT(a != kNullIndex && b != kNullIndex);
   // A new constraint wakes both sides at once (seed 002: merges are never
   // deferred, so waking propagates within the step).
@@ -150,7 +180,41 @@ void LinkContact(WorldState* w, int32_t contact_index) {
     }
     MergeInto(w, a, b);
   }
-  AddContactToIsland(w, a, contact_index);
+  return a;
+}
+
+}  // namespace
+
+void LinkContact(WorldState* w, int32_t contact_index) {
+  ATOLL_ASSERT(IsIslandConstraint(*w, contact_index));
+  const Contact& contact = w->contacts[contact_index];
+  AddContactToIsland(w, MergeIslandsOf(w, contact.body_a, contact.body_b), contact_index);
+}
+
+void LinkJoint(WorldState* w, int32_t joint_index) {
+  ATOLL_ASSERT(IsIslandJoint(*w, joint_index));
+  const Joint& joint = w->joints[joint_index];
+  AddJointToIsland(w, MergeIslandsOf(w, joint.body_a, joint.body_b), joint_index);
+}
+
+void UnlinkJoint(WorldState* w, int32_t joint_index) {
+  Joint& joint = w->joints[joint_index];
+  const int32_t island_index = joint.island;
+  if (island_index == kNullIndex) return;
+  Island& island = w->islands[island_index];
+  if (joint.island_prev != kNullIndex) {
+    w->joints[joint.island_prev].island_next = joint.island_next;
+  } else {
+    island.head_joint = joint.island_next;
+  }
+  if (joint.island_next != kNullIndex) {
+    w->joints[joint.island_next].island_prev = joint.island_prev;
+  } else {
+    island.tail_joint = joint.island_prev;
+  }
+  joint.island = joint.island_prev = joint.island_next = kNullIndex;
+  --island.joint_count;
+  ++island.constraint_remove_count;
 }
 
 void UnlinkContact(WorldState* w, int32_t contact_index) {
@@ -189,6 +253,11 @@ void SplitIsland(WorldState* w, int32_t chosen) {
         w->contacts[c].island_next = kNullIndex;
     c = next;
   }
+  for (int32_t j = w->islands[chosen].head_joint; j != kNullIndex;) {
+    const int32_t next = w->joints[j].island_next;
+    w->joints[j].island = w->joints[j].island_prev = w->joints[j].island_next = kNullIndex;
+    j = next;
+  }
   for (int32_t b : bodies) {
     w->bodies[b].island = w->bodies[b].island_prev = w->bodies[b].island_next =
         kNullIndex;
@@ -210,6 +279,16 @@ void SplitIsland(WorldState* w, int32_t chosen) {
         if (contact.island != kNullIndex || !IsIslandConstraint(*w, c)) continue;
         AddContactToIsland(w, island, c);
         const int32_t other = contact.body_a == body ? contact.body_b : contact.body_a;
+        if (w->bodies[other].island == kNullIndex) {
+          AddBodyToIsland(w, island, other);
+          stack.push_back(other);
+        }
+      }
+      for (int32_t j : w->bodies[body].joints) {
+        Joint& joint = w->joints[j];
+        if (joint.island != kNullIndex || !IsIslandJoint(*w, j)) continue;
+        AddJointToIsland(w, island, j);
+        const int32_t other = OtherJointBody(joint, body);
         if (w->bodies[other].island == kNullIndex) {
           AddBodyToIsland(w, island, other);
           stack.push_back(other);
@@ -240,6 +319,7 @@ void UpdateSleep(WorldState* w, const std::vector<uint8_t>& restless) {
 std::string ValidateIslands(const WorldState& w) {
   // Records agree with the lists.
   std::vector<int32_t> body_seen(w.bodies.size(), 0), contact_seen(w.contacts.size(), 0);
+  std::vector<int32_t> joint_seen(w.joints.size(), 0);
   for (int32_t i = 0; i < w.island_ids.Capacity(); ++i) {
     if (!w.island_ids.IsAlive(i)) continue;
     const Island& island = w.islands[i];
@@ -258,6 +338,13 @@ std::string ValidateIslands(const WorldState& w) {
       ++count;
     }
     if (count != island.contact_count) return absl::StrCat("island ", i, " contact count mismatch");
+    count = 0;
+    for (int32_t j = island.head_joint; j != kNullIndex; j = w.joints[j].island_next) {
+      if (w.joints[j].island != i) return absl::StrCat("joint ", j, " listed in island ", i);
+      ++joint_seen[j];
+      ++count;
+    }
+    if (count != island.joint_count) return absl::StrCat("island ", i, " joint count mismatch");
   }
   for (int32_t b = 0; b < w.body_ids.Capacity(); ++b) {
     if (!w.body_ids.IsAlive(b)) continue;
@@ -276,6 +363,16 @@ std::string ValidateIslands(const WorldState& w) {
     if (IsIslandConstraint(w, c) &&
         w.bodies[w.contacts[c].body_a].island != w.bodies[w.contacts[c].body_b].island) {
       return absl::StrCat("contact ", c, " joins two islands");
+    }
+  }
+  for (int32_t j = 0; j < w.joint_ids.Capacity(); ++j) {
+    if (!w.joint_ids.IsAlive(j)) continue;
+    if (IsIslandJoint(w, j) != (joint_seen[j] == 1)) {
+      return absl::StrCat("joint ", j, " island membership wrong");
+    }
+    if (IsIslandJoint(w, j) &&
+        w.bodies[w.joints[j].body_a].island != w.bodies[w.joints[j].body_b].island) {
+      return absl::StrCat("joint ", j, " joins two islands");
     }
   }
   // Components by DFS; each must be one island, and an unflagged island one
@@ -302,6 +399,14 @@ std::string ValidateIslands(const WorldState& w) {
       for (int32_t c : w.bodies[b].contacts) {
         if (!IsIslandConstraint(w, c)) continue;
         const int32_t other = w.contacts[c].body_a == b ? w.contacts[c].body_b : w.contacts[c].body_a;
+        if (component[other] == kNullIndex) {
+          component[other] = id;
+          stack.push_back(other);
+        }
+      }
+      for (int32_t j : w.bodies[b].joints) {
+        if (!IsIslandJoint(w, j)) continue;
+        const int32_t other = OtherJointBody(w.joints[j], b);
         if (component[other] == kNullIndex) {
           component[other] = id;
           stack.push_back(other);

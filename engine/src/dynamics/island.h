@@ -27,6 +27,8 @@ struct Island {
   int32_t body_count = 0;
   int32_t head_contact = kNullIndex, tail_contact = kNullIndex;
   int32_t contact_count = 0;
+  int32_t head_joint = kNullIndex, tail_joint = kNullIndex;
+  int32_t joint_count = 0;
   /// Constraints removed since the island was built: it may have fallen
   /// apart and is a candidate for splitting.
   int32_t constraint_remove_count = 0;
@@ -47,6 +49,13 @@ void UnlinkContact(WorldState* world, int32_t contact);
 /// Splits island `island` into its connected components.
 void SplitIsland(WorldState* world, int32_t island);
 
+/// Adds joint `joint` between two dynamic bodies to their islands, merging
+/// them if they differ (and waking the result).
+void LinkJoint(WorldState* world, int32_t joint);
+/// Removes `joint` from its island (if it is in one) and flags the island
+/// for splitting.
+void UnlinkJoint(WorldState* world, int32_t joint);
+
 /// Wakes island `island` and every body in it.
 void WakeIsland(WorldState* world, int32_t island);
 /// Puts island `island` to sleep: zero velocities, bodies flagged asleep.
@@ -66,6 +75,10 @@ bool IsIslandConstraint(const WorldState& world, int32_t contact);
 /// an island rests because only sleeping needs the finer partition: an
 /// awake island is solved the same whether split or not (seed 002).
 void UpdateSleep(WorldState* world, const std::vector<uint8_t>& restless);
+
+/// True when `joint` is an island edge: both bodies dynamic and enabled.
+/// A joint to a static or kinematic body (or the world) links nothing.
+bool IsIslandJoint(const WorldState& world, int32_t joint);
 
 /// Checks the islands against a depth-first search of the constraint graph:
 /// lists and counts agree with the records; every connected component lies

@@ -1,5 +1,6 @@
 #include "dynamics/solver.h"
 
+#include "dynamics/joints/joint.h"
 #include "world/world_state.h"
 
 namespace atl {
@@ -91,7 +92,7 @@ void Finalize(WorldState* w, float time_step, SolverScratch* s) {
         b.sleep_time += time_step;
       }
     }
-    // A moving kinematic body keeps whatever it touches awake.
+    // A moving kinematic body keeps whatever it touches or holds awake.
     if (b.type == BodyType::kKinematic && b.sleep_time == 0.0f) {
       for (int32_t c : b.contacts) {
         const Contact& contact = w->contacts[c];
@@ -99,6 +100,10 @@ void Finalize(WorldState* w, float time_step, SolverScratch* s) {
         const int32_t other = contact.body_a == s->awake_bodies[i] ? contact.body_b : contact.body_a;
         w->bodies[other].sleep_time = 0.0f;
         if (w->bodies[other].island != kNullIndex) s->restless_islands[w->bodies[other].island] = 1;
+      }
+      for (int32_t j : b.joints) {
+        const int32_t other = OtherJointBody(w->joints[j], s->awake_bodies[i]);
+        if (other != kNullIndex) w->bodies[other].sleep_time = 0.0f;
       }
     }
     if (b.island != kNullIndex && b.sleep_time < time_to_sleep) s->restless_islands[b.island] = 1;
@@ -138,12 +143,24 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   const float hertz = Min(w->def.contact_hertz, 0.25f * inv_h);
   const Softness softness = MakeSoftness(hertz, w->def.contact_damping_ratio, h);
   const float push = w->def.contact_push_max_velocity;
+  JointContext joint_context;
+  joint_context.h = h;
+  joint_context.inv_h = inv_h;
+  // Like contacts, rigid joint rows are capped at a quarter of the substep
+  // rate: stiffer, long jointed structures (a chain of welds) ring and
+  // gain energy under the one Gauss-Seidel sweep per substep.
+  joint_context.rigid =
+      MakeSoftness(Min(w->def.joint_hertz, 0.25f * inv_h), w->def.joint_damping_ratio, h);
+  PrepareJoints(w, joint_context, &s->joints);
 
   for (int32_t i = 0; i < substeps; ++i) {
     IntegrateVelocities(s, h, w->def.maximum_linear_speed);
+    WarmStartJoints(w, s->joints, &s->bodies);
     WarmStartContacts(&s->contacts, &s->bodies);
+    SolveJoints(w, joint_context, s->joints, &s->bodies, /*use_bias=*/true);
     SolveContacts(&s->contacts, &s->bodies, softness, inv_h, push, /*use_bias=*/true);
     IntegratePositions(s, h);
+    SolveJoints(w, joint_context, s->joints, &s->bodies, /*use_bias=*/false);
     SolveContacts(&s->contacts, &s->bodies, softness, inv_h, push, /*use_bias=*/false);
   }
   ApplyRestitution(&s->contacts, &s->bodies, w->def.restitution_threshold);

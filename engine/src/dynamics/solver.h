@@ -22,11 +22,13 @@ struct SolverScratch {
   /// Per island: a body moved faster than its sleep threshold within the
   /// last time_to_sleep (see UpdateSleep). Filled by the finalize pass.
   std::vector<uint8_t> restless_islands;
+  /// Joints solved this step, in index order.
+  std::vector<int32_t> joints;
 };
 
 /// Integrates and solves every awake non-static body for `time_step`:
 /// per substep integrate velocities, warm start, solve with bias, integrate
-/// positions, relax; then restitution, impulses stored for warm starting,
+/// positions, relax (joints before contacts in each pass); then restitution, impulses stored for warm starting,
 /// and the bodies' poses, velocities and sleep timers written back. Also
 /// fills the step's hit events.
 void Solve(WorldState* world, float time_step, SolverScratch* scratch);

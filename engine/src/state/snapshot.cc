@@ -28,9 +28,11 @@ enum RecordKind : uint32_t {
   kShapeRecord = 5,
   kContactPool = 6,
   kContactRecord = 7,
-  kIslandPool = 8,
-  kIslandRecord = 9,
-  kEventsRecord = 10,
+  kJointPool = 8,
+  kJointRecord = 9,
+  kIslandPool = 10,
+  kIslandRecord = 11,
+  kEventsRecord = 12,
 };
 constexpr uint32_t Key(RecordKind kind, int32_t index = 0) {
   return (static_cast<uint32_t>(kind) << 24) | static_cast<uint32_t>(index);
@@ -106,6 +108,7 @@ void PutBody(ByteWriter* w, const Body& b) {
   w->Put(b.inertia);
   w->Put(b.inv_inertia);
   w->Put(b.max_extent);
+  w->Put(b.min_extent);
   w->Put(b.linear_damping);
   w->Put(b.angular_damping);
   w->Put(b.gravity_scale);
@@ -163,6 +166,30 @@ void PutContact(ByteWriter* w, const Contact& c) {
   }
 }
 
+// Writes / reads the per-type joint fields through the joint types' own
+// field lists (VisitJointDataFields), so a new field cannot be forgotten
+// here.
+struct FieldWriter {
+  ByteWriter* w;
+  void operator()(float v) const { w->Put(v); }
+  void operator()(bool v) const { w->PutBool(v); }
+  void operator()(Vec2 v) const { w->PutVec(v); }
+};
+
+void PutJoint(ByteWriter* w, const Joint& j) {
+  w->Put(static_cast<uint8_t>(j.type));
+  w->Put(j.body_a);
+  w->Put(j.body_b);
+  w->PutVec(j.local_anchor_a);
+  w->PutVec(j.local_anchor_b);
+  w->PutBool(j.collide_connected);
+  w->Put(j.user_data);
+  w->Put(j.island);
+  w->Put(j.island_prev);
+  w->Put(j.island_next);
+  VisitJointDataFields(j.data, FieldWriter{w});
+}
+
 void PutIsland(ByteWriter* w, const Island& i) {
   w->Put(i.parent);
   w->Put(i.head_body);
@@ -171,6 +198,9 @@ void PutIsland(ByteWriter* w, const Island& i) {
   w->Put(i.head_contact);
   w->Put(i.tail_contact);
   w->Put(i.contact_count);
+  w->Put(i.head_joint);
+  w->Put(i.tail_joint);
+  w->Put(i.joint_count);
   w->Put(i.constraint_remove_count);
   w->PutBool(i.awake);
 }
@@ -186,6 +216,8 @@ void PutWorldDef(ByteWriter* w, const WorldDef& d) {
   w->Put(d.substep_count);
   w->Put(d.contact_hertz);
   w->Put(d.contact_damping_ratio);
+  w->Put(d.joint_hertz);
+  w->Put(d.joint_damping_ratio);
   w->Put(d.contact_push_max_velocity);
   w->Put(d.restitution_threshold);
   w->Put(d.hit_event_threshold);
@@ -228,6 +260,15 @@ void PutBody(ByteWriter* w, const WorldState& s) {
     if (!s.contact_ids.IsAlive(i)) continue;
     w->BeginRecord(Key(kContactRecord, i));
     PutContact(w, s.contacts[i]);
+    w->EndRecord();
+  }
+  w->BeginRecord(Key(kJointPool));
+  PutPool(w, s.joint_ids);
+  w->EndRecord();
+  for (int32_t i = 0; i < s.joint_ids.Capacity(); ++i) {
+    if (!s.joint_ids.IsAlive(i)) continue;
+    w->BeginRecord(Key(kJointRecord, i));
+    PutJoint(w, s.joints[i]);
     w->EndRecord();
   }
   w->BeginRecord(Key(kIslandPool));
@@ -376,6 +417,16 @@ class Parser {
         return Error(absl::StrCat("contact ", i));
       }
     }
+    if (!Enter(Key(kJointPool)) || !GetPool(&r_, &s_->joint_ids) || !Leave()) {
+      return Error("joint id pool");
+    }
+    s_->joints.assign(s_->joint_ids.Capacity(), Joint());
+    for (int32_t i = 0; i < s_->joint_ids.Capacity(); ++i) {
+      if (s_->joint_ids.IsAlive(i) &&
+          (!Enter(Key(kJointRecord, i)) || !ParseJoint(&s_->joints[i]) || !Leave())) {
+        return Error(absl::StrCat("joint ", i));
+      }
+    }
     if (!Enter(Key(kIslandPool)) || !GetPool(&r_, &s_->island_ids) || !Leave()) {
       return Error("island id pool");
     }
@@ -403,6 +454,8 @@ class Parser {
     d.substep_count = r_.Get<int32_t>();
     d.contact_hertz = r_.Get<float>();
     d.contact_damping_ratio = r_.Get<float>();
+    d.joint_hertz = r_.Get<float>();
+    d.joint_damping_ratio = r_.Get<float>();
     d.contact_push_max_velocity = r_.Get<float>();
     d.restitution_threshold = r_.Get<float>();
     d.hit_event_threshold = r_.Get<float>();
@@ -438,6 +491,7 @@ class Parser {
     b->inertia = r_.Get<float>();
     b->inv_inertia = r_.Get<float>();
     b->max_extent = r_.Get<float>();
+    b->min_extent = r_.Get<float>();
     b->linear_damping = r_.Get<float>();
     b->angular_damping = r_.Get<float>();
     b->gravity_scale = r_.Get<float>();
@@ -455,7 +509,7 @@ class Parser {
            Finite(b->local_center) && Finite(b->center0) && IsValid(b->rotation0) &&
            Finite(b->linear_velocity) && IsFinite(b->angular_velocity) && Finite(b->force) &&
            IsFinite(b->torque) && IsFinite(b->mass) && IsFinite(b->inv_mass) &&
-           IsFinite(b->inertia) && IsFinite(b->inv_inertia) && IsFinite(b->max_extent) &&
+           IsFinite(b->inertia) && IsFinite(b->inv_inertia) && IsFinite(b->max_extent) && IsFinite(b->min_extent) &&
            IsFinite(b->linear_damping) && IsFinite(b->angular_damping) &&
            IsFinite(b->gravity_scale) && IsFinite(b->sleep_threshold) && IsFinite(b->sleep_time);
   }
@@ -511,6 +565,39 @@ class Parser {
     return r_.ok() && Finite(m.normal) && IsFinite(c->friction) && IsFinite(c->restitution);
   }
 
+  struct FieldReader {
+    ByteReader* r;
+    bool* finite;
+    void operator()(float& v) const {
+      v = r->Get<float>();
+      if (!IsFinite(v)) *finite = false;
+    }
+    void operator()(bool& v) const { v = r->GetBool(); }
+    void operator()(Vec2& v) const {
+      v = r->GetVec();
+      if (!Finite(v)) *finite = false;
+    }
+  };
+
+  bool ParseJoint(Joint* j) {
+    const uint8_t type = r_.Get<uint8_t>();
+    if (type > static_cast<uint8_t>(JointType::kTarget)) return false;
+    j->type = static_cast<JointType>(type);
+    j->body_a = r_.Get<int32_t>();
+    j->body_b = r_.Get<int32_t>();
+    j->local_anchor_a = r_.GetVec();
+    j->local_anchor_b = r_.GetVec();
+    j->collide_connected = r_.GetBool();
+    j->user_data = r_.Get<uint64_t>();
+    j->island = r_.Get<int32_t>();
+    j->island_prev = r_.Get<int32_t>();
+    j->island_next = r_.Get<int32_t>();
+    j->data = MakeJointData(j->type);
+    bool finite = true;
+    VisitJointDataFields(j->data, FieldReader{&r_, &finite});
+    return r_.ok() && finite && Finite(j->local_anchor_a) && Finite(j->local_anchor_b);
+  }
+
   bool ParseIsland(Island* i) {
     i->parent = r_.Get<int32_t>();
     i->head_body = r_.Get<int32_t>();
@@ -519,6 +606,9 @@ class Parser {
     i->head_contact = r_.Get<int32_t>();
     i->tail_contact = r_.Get<int32_t>();
     i->contact_count = r_.Get<int32_t>();
+    i->head_joint = r_.Get<int32_t>();
+    i->tail_joint = r_.Get<int32_t>();
+    i->joint_count = r_.Get<int32_t>();
     i->constraint_remove_count = r_.Get<int32_t>();
     i->awake = r_.GetBool();
     return r_.ok();
@@ -555,8 +645,12 @@ class Parser {
     auto body_ok = [&](int32_t b) { return s.body_ids.IsAlive(b); };
     auto shape_ok = [&](int32_t x) { return s.shape_ids.IsAlive(x); };
     auto contact_ok = [&](int32_t c) { return s.contact_ids.IsAlive(c); };
+    auto joint_ok = [&](int32_t j) { return s.joint_ids.IsAlive(j); };
     auto island_ok = [&](int32_t i) { return s.island_ids.IsAlive(i); };
     auto opt = [](int32_t v, auto ok) { return v == kNullIndex || ok(v); };
+    // Joint list entries must point back, and each joint end must be listed
+    // exactly once.
+    std::vector<uint8_t> listed_a(s.joints.size(), 0), listed_b(s.joints.size(), 0);
     for (int32_t b = 0; b < s.body_ids.Capacity(); ++b) {
       if (!body_ok(b)) continue;
       const Body& body = s.bodies[b];
@@ -568,7 +662,13 @@ class Parser {
           return absl::StrCat("body ", b, " contact list");
         }
       }
-      if (!body.joints.empty()) return absl::StrCat("body ", b, " joint list");
+      for (int32_t j : body.joints) {
+        if (!joint_ok(j) || (s.joints[j].body_a != b && s.joints[j].body_b != b)) {
+          return absl::StrCat("body ", b, " joint list");
+        }
+        uint8_t& seen = s.joints[j].body_a == b ? listed_a[j] : listed_b[j];
+        if (seen++ != 0) return absl::StrCat("body ", b, " joint list");
+      }
       if (!opt(body.island, island_ok) || !opt(body.island_prev, body_ok) ||
           !opt(body.island_next, body_ok)) {
         return absl::StrCat("body ", b, " island links");
@@ -590,11 +690,25 @@ class Parser {
         return absl::StrCat("contact ", c, " references");
       }
     }
+    for (int32_t j = 0; j < s.joint_ids.Capacity(); ++j) {
+      if (!joint_ok(j)) continue;
+      const Joint& k = s.joints[j];
+      const bool is_target = k.type == JointType::kTarget;
+      if (!body_ok(k.body_b) || (is_target ? k.body_a != kNullIndex : !body_ok(k.body_a)) ||
+          k.body_a == k.body_b || !opt(k.island, island_ok) || !opt(k.island_prev, joint_ok) ||
+          !opt(k.island_next, joint_ok)) {
+        return absl::StrCat("joint ", j, " references");
+      }
+      if (listed_b[j] != 1 || listed_a[j] != (is_target ? 0 : 1)) {
+        return absl::StrCat("joint ", j, " is not listed by its bodies");
+      }
+    }
     for (int32_t i = 0; i < s.island_ids.Capacity(); ++i) {
       if (!island_ok(i)) continue;
       const Island& is = s.islands[i];
       if (is.parent != kNullIndex || !opt(is.head_body, body_ok) || !opt(is.tail_body, body_ok) ||
-          !opt(is.head_contact, contact_ok) || !opt(is.tail_contact, contact_ok)) {
+          !opt(is.head_contact, contact_ok) || !opt(is.tail_contact, contact_ok) ||
+          !opt(is.head_joint, joint_ok) || !opt(is.tail_joint, joint_ok)) {
         return absl::StrCat("island ", i, " links");
       }
     }
@@ -627,6 +741,17 @@ class Parser {
       }
       if (n != is.contact_count || prev != is.tail_contact) {
         return absl::StrCat("island ", i, " contact count");
+      }
+      n = 0;
+      prev = kNullIndex;
+      for (int32_t j = is.head_joint; j != kNullIndex; j = s.joints[j].island_next) {
+        if (++n > is.joint_count || s.joints[j].island != i || s.joints[j].island_prev != prev) {
+          return absl::StrCat("island ", i, " joint list");
+        }
+        prev = j;
+      }
+      if (n != is.joint_count || prev != is.tail_joint) {
+        return absl::StrCat("island ", i, " joint count");
       }
     }
     return "";

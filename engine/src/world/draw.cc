@@ -68,6 +68,39 @@ void DrawShape(DebugDraw* draw, const Shape& shape, const Transform& xf, Color c
   }
 }
 
+// A joint as Box2D draws it: each body's center to its anchor, and the
+// anchors to each other (their gap is the joint's error); axes of sliding
+// joints and the target of a target joint on top.
+void DrawJoint(DebugDraw* draw, const WorldState& w, const Joint& j) {
+  constexpr Color kLink{0.5f, 0.8f, 0.8f, 1.0f};
+  constexpr Color kGap{0.9f, 0.3f, 0.3f, 1.0f};
+  constexpr Color kAxis{0.9f, 0.9f, 0.4f, 1.0f};
+  const JointPose pose = GetJointPose(w, j);
+  const Vec2 cb = w.bodies[j.body_b].center;
+  if (j.type == JointType::kTarget) {
+    draw->DrawPoint(pose.anchor_a, 6.0f, kAxis);
+    draw->DrawSegment(pose.anchor_a, pose.anchor_b, kGap);
+    return;
+  }
+  const Vec2 ca = w.bodies[j.body_a].center;
+  if (j.type == JointType::kDistance) {
+    draw->DrawSegment(pose.anchor_a, pose.anchor_b, kLink);
+  } else {
+    draw->DrawSegment(ca, pose.anchor_a, kLink);
+    draw->DrawSegment(cb, pose.anchor_b, kLink);
+    draw->DrawSegment(pose.anchor_a, pose.anchor_b, kGap);
+  }
+  Vec2 local_axis{0.0f, 0.0f};
+  if (const auto* p = std::get_if<PrismaticJoint>(&j.data)) local_axis = p->local_axis_a;
+  if (const auto* wh = std::get_if<WheelJoint>(&j.data)) local_axis = wh->local_axis_a;
+  if (local_axis != Vec2{0.0f, 0.0f}) {
+    const Vec2 axis = RotateVector(pose.rotation_a, local_axis);
+    draw->DrawSegment(MulSub(pose.anchor_a, 0.5f, axis), MulAdd(pose.anchor_a, 0.5f, axis), kAxis);
+  }
+  draw->DrawPoint(pose.anchor_a, 4.0f, kLink);
+  draw->DrawPoint(pose.anchor_b, 4.0f, kLink);
+}
+
 }  // namespace
 
 void World::Draw(DebugDraw* draw, const DebugDrawOptions& options) const {
@@ -80,6 +113,11 @@ void World::Draw(DebugDraw* draw, const DebugDrawOptions& options) const {
       Color color = BodyColor(body, options);
       if (shape.is_sensor) color.a = 0.4f;
       DrawShape(draw, shape, body.transform, color);
+    }
+  }
+  if (options.joints) {
+    for (int32_t i = 0; i < w.joint_ids.Capacity(); ++i) {
+      if (w.joint_ids.IsAlive(i)) DrawJoint(draw, w, w.joints[i]);
     }
   }
   if (options.aabbs) {

@@ -30,6 +30,12 @@ absl::Status ValidateWorldDef(const WorldDef& d) {
   if (!IsFinite(d.contact_damping_ratio) || d.contact_damping_ratio < 0.0f) {
     return Bad(kWhat, "contact_damping_ratio", "must be finite and >= 0");
   }
+  if (!IsFinite(d.joint_hertz) || d.joint_hertz <= 0.0f) {
+    return Bad(kWhat, "joint_hertz", "must be finite and > 0");
+  }
+  if (!IsFinite(d.joint_damping_ratio) || d.joint_damping_ratio < 0.0f) {
+    return Bad(kWhat, "joint_damping_ratio", "must be finite and >= 0");
+  }
   if (!IsFinite(d.contact_push_max_velocity) || d.contact_push_max_velocity <= 0.0f) {
     return Bad(kWhat, "contact_push_max_velocity", "must be finite and > 0");
   }

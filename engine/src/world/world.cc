@@ -6,8 +6,10 @@
 #include "absl/strings/str_cat.h"
 #include "atoll/constants.h"
 #include "dynamics/contact_manager.h"
+#include "dynamics/continuous.h"
 #include "dynamics/island.h"
 #include "dynamics/solver.h"
+#include "world/world_internal.h"
 #include "world/world_state.h"
 
 namespace atl {
@@ -15,6 +17,7 @@ namespace atl {
 // The step's scratch memory lives beside the state but is not part of it.
 struct WorldScratch {
   SolverScratch solver;
+  ContinuousScratch continuous;
 };
 
 namespace {
@@ -23,6 +26,8 @@ absl::Status BadId(const char* kind, uint32_t index) {
   return absl::NotFoundError(
       absl::StrCat(kind, " id ", index, " does not name a live ", kind, " of this world"));
 }
+
+}  // namespace
 
 absl::Status CheckBody(const WorldState& w, BodyId id) {
   if (!id.IsValid()) return absl::InvalidArgumentError("body id is null");
@@ -35,6 +40,19 @@ absl::Status CheckBody(const WorldState& w, BodyId id) {
   }
   return absl::OkStatus();
 }
+
+void WakeBody(WorldState* w, int32_t body) {
+  Body& b = w->bodies[body];
+  if (b.island != kNullIndex) {
+    WakeIsland(w, b.island);
+  } else if (b.type == BodyType::kKinematic && !b.awake) {
+    b.awake = true;
+    RefileBodyProxies(w, body);
+  }
+  b.sleep_time = 0.0f;
+}
+
+namespace {
 
 absl::Status CheckShape(const WorldState& w, ShapeId id) {
   if (!id.IsValid()) return absl::InvalidArgumentError("shape id is null");
@@ -64,17 +82,6 @@ AABB ShapeAabb(const Shape& shape, const Transform& xf) {
   return Inflate(ComputeShapeAABB(shape.geometry, xf), kSpeculativeDistance);
 }
 
-void WakeBody(WorldState* w, int32_t body) {
-  Body& b = w->bodies[body];
-  if (b.island != kNullIndex) {
-    WakeIsland(w, b.island);
-  } else if (b.type == BodyType::kKinematic && !b.awake) {
-    b.awake = true;
-    RefileBodyProxies(w, body);
-  }
-  b.sleep_time = 0.0f;
-}
-
 // Wakes every body that touches `body` (something under or beside them
 // changed).
 void WakeTouching(WorldState* w, int32_t body) {
@@ -91,6 +98,11 @@ void UpdateBodyMass(WorldState* w, int32_t body_index) {
   b.mass = b.inv_mass = b.inertia = b.inv_inertia = 0.0f;
   b.local_center = {0.0f, 0.0f};
   b.max_extent = 0.0f;
+  b.min_extent = 0.0f;
+  for (size_t i = 0; i < b.shapes.size(); ++i) {
+    const float extent = ComputeShapeMinExtent(w->shapes[b.shapes[i]].geometry);
+    b.min_extent = i == 0 ? extent : Min(b.min_extent, extent);
+  }
   if (b.type != BodyType::kDynamic) {
     b.center = b.transform.p;
     // Kinematic bodies still need an extent for their sleep test.
@@ -283,6 +295,12 @@ absl::Status World::Step(float time_step) {
   t = Clock::now();
   Solve(w, time_step, &w->scratch->solver);
   profile.solve = ms_since(t);
+  // Stage 7: fast bodies stop at their first impact.
+  t = Clock::now();
+  SolveContinuous(w, w->scratch->solver.awake_bodies, &w->scratch->continuous);
+  profile.continuous = ms_since(t);
+  profile.continuous_bodies = w->scratch->continuous.fast_count;
+  profile.continuous_events = w->scratch->continuous.event_count;
   // Stage 2 for the next step: new boxes for everything that moved.
   t = Clock::now();
   UpdateAwakeBounds(w);
@@ -336,6 +354,7 @@ absl::Status World::DestroyBody(BodyId id) {
   WorldState* w = state_.get();
   if (absl::Status s = CheckBody(*w, id); !s.ok()) return s;
   const int32_t body = static_cast<int32_t>(id.index);
+  DestroyJointsOfBody(w, body);
   DestroyContactsOf(w, body, kNullIndex);
   RemoveBodyFromIsland(w, body);
   for (int32_t s : w->bodies[body].shapes) {
@@ -506,6 +525,13 @@ absl::Status World::SetEnabled(BodyId id, bool enabled) {
   if (b.enabled == enabled) return absl::OkStatus();
   if (!enabled) {
     DestroyContactsOf(w, body, kNullIndex);
+    // Its joints stay but go idle; they stop linking islands. Jointed
+    // bodies wake: what held them changed.
+    for (int32_t j : b.joints) {
+      UnlinkJoint(w, j);
+      const int32_t other = OtherJointBody(w->joints[j], body);
+      if (other != kNullIndex) WakeBody(w, other);
+    }
     RemoveBodyFromIsland(w, body);
     for (int32_t s : b.shapes) DestroyProxy(w, s);
     b.enabled = false;
@@ -515,6 +541,17 @@ absl::Status World::SetEnabled(BodyId id, bool enabled) {
     if (b.type == BodyType::kDynamic) {
       b.awake = true;
       CreateIslandForBody(w, body);
+    }
+    // In index order, so the merges do not depend on the list order.
+    std::vector<int32_t> joints = b.joints;
+    std::sort(joints.begin(), joints.end());
+    for (int32_t j : joints) {
+      if (IsIslandJoint(*w, j)) {
+        LinkJoint(w, j);
+      } else {
+        const int32_t other = OtherJointBody(w->joints[j], body);
+        if (other != kNullIndex) WakeBody(w, other);
+      }
     }
   }
   return absl::OkStatus();
@@ -626,6 +663,7 @@ WorldCounters World::GetCounters() const {
   c.bodies = w.body_ids.Count();
   c.shapes = w.shape_ids.Count();
   c.contacts = w.contact_ids.Count();
+  c.joints = w.joint_ids.Count();
   for (int32_t i = 0; i < w.body_ids.Capacity(); ++i) {
     if (w.body_ids.IsAlive(i) && w.bodies[i].awake && w.bodies[i].type != BodyType::kStatic) {
       ++c.awake_bodies;

@@ -21,6 +21,7 @@
 #include "dynamics/body.h"
 #include "dynamics/contact.h"
 #include "dynamics/island.h"
+#include "dynamics/joints/joint.h"
 #include "dynamics/shape.h"
 
 namespace atl {
@@ -41,6 +42,8 @@ struct WorldState {
   std::vector<Shape> shapes;
   IdPool contact_ids;
   std::vector<Contact> contacts;
+  IdPool joint_ids;
+  std::vector<Joint> joints;
   IdPool island_ids;
   std::vector<Island> islands;
 
@@ -94,6 +97,9 @@ inline BodyId MakeBodyId(const WorldState& w, int32_t index) {
 }
 inline ShapeId MakeShapeId(const WorldState& w, int32_t index) {
   return {static_cast<uint32_t>(index), w.def.world_id, w.shape_ids.Generation(index)};
+}
+inline JointId MakeJointId(const WorldState& w, int32_t index) {
+  return {static_cast<uint32_t>(index), w.def.world_id, w.joint_ids.Generation(index)};
 }
 
 }  // namespace atl

@@ -1,0 +1,412 @@
+#include "dynamics/continuous.h"
+
+#include <algorithm>
+
+#include "atoll/constants.h"
+#include "atoll/distance.h"
+#include "atoll/filter.h"
+#include "dynamics/contact_manager.h"
+#include "world/world_state.h"
+
+namespace atl {
+namespace {
+
+using Fast = ContinuousScratch::Fast;
+
+// Length of the chord between two rotations on the unit circle: a point at
+// distance r from the center of mass moves r * chord by the rotation alone,
+// at most, between any two moments of the interpolated sweep.
+float RotationChord(Rot a, Rot b) { return Length({b.c - a.c, b.s - a.s}); }
+
+// How far any point of the body moved this step (between any two moments).
+float MotionBound(const Body& b) {
+  return Length(b.center - b.center0) + b.max_extent * RotationChord(b.rotation0, b.transform.q);
+}
+
+// The body's motion this step; a body outside this step's solve (static or
+// asleep) rests where it is.
+Sweep BodySweep(const Body& b) {
+  if (b.solver_index == kNullIndex) {
+    return {b.local_center, b.center, b.center, b.transform.q, b.transform.q};
+  }
+  return {b.local_center, b.center0, b.center, b.rotation0, b.transform.q};
+}
+
+Transform SweepStart(const Sweep& sweep) { return GetSweepTransform(sweep, 0.0f); }
+Transform SweepEnd(const Sweep& sweep) { return GetSweepTransform(sweep, 1.0f); }
+
+// A box around everything `shape` covers during `sweep`; max_extent bounds
+// how far the rotation bows a point away from the straight line between
+// the end poses.
+AABB SweptShapeBox(const ShapeGeometry& shape, const Sweep& sweep, float max_extent) {
+  const AABB box = Union(ComputeShapeAABB(shape, SweepStart(sweep)),
+                         ComputeShapeAABB(shape, SweepEnd(sweep)));
+  return Inflate(box, max_extent * RotationChord(sweep.q1, sweep.q2));
+}
+
+bool IsThin(ShapeType type) {
+  return type == ShapeType::kSegment || type == ShapeType::kChainSegment;
+}
+
+// The sweep restricted to [t, 1] and renormalized to [0, 1].
+Sweep SweepFrom(const Sweep& sweep, float t) {
+  Sweep out = sweep;
+  const Transform xf = GetSweepTransform(sweep, t);
+  out.c1 = {(1.0f - t) * sweep.c1.x + t * sweep.c2.x, (1.0f - t) * sweep.c1.y + t * sweep.c2.y};
+  out.q1 = xf.q;
+  return out;
+}
+
+// A sweep resting at `sweep`'s pose at t.
+Sweep RestingAt(const Sweep& sweep, float t) {
+  Sweep out = SweepFrom(sweep, t);
+  out.c2 = out.c1;
+  out.q2 = out.q1;
+  return out;
+}
+
+// The other side of a candidate pair: its shape and its motion.
+struct Other {
+  int32_t shape = 0;
+  Sweep sweep;
+  float stop = 1.0f;
+  AABB box;
+};
+
+class Pass {
+ public:
+  Pass(WorldState* w, ContinuousScratch* s) : w_(w), s_(s) {}
+
+  void Run(const std::vector<int32_t>& awake_bodies) {
+    s_->fast.clear();
+    s_->heap.clear();
+    s_->fast_count = s_->event_count = s_->toi_count = 0;
+    if (s_->fast_of_body.size() < w_->bodies.size()) s_->fast_of_body.resize(w_->bodies.size(), -1);
+    Gather(awake_bodies);
+    if (s_->fast.empty()) return;
+    for (int32_t fi = 0; fi < static_cast<int32_t>(s_->fast.size()); ++fi) {
+      Fast& f = s_->fast[fi];
+      f.fraction = FirstImpactOf(fi, &f.carrier);
+      HeapPush(fi);
+    }
+    while (!s_->heap.empty() && s_->fast[s_->heap.front()].fraction < 1.0f) {
+      const int32_t fi = HeapPop();
+      if (s_->fast[fi].bullet) --pending_bullets_;
+      Handle(fi);
+    }
+    // Every motion is final now: bullets that hit a moving body ride along
+    // with it to the end of the step.
+    for (Fast& f : s_->fast) {
+      if (f.bullet && f.stop < 1.0f && f.carrier != kNullIndex) Carry(f);
+    }
+    for (const Fast& f : s_->fast) s_->fast_of_body[f.body] = -1;
+  }
+
+ private:
+  // Finds the fast bodies (in body index order) and how far the others
+  // moved.
+  void Gather(const std::vector<int32_t>& awake_bodies) {
+    for (int32_t index : awake_bodies) {
+      const Body& b = w_->bodies[index];
+      if (b.type == BodyType::kStatic) continue;
+      const float motion = MotionBound(b);
+      const bool bullet = b.type == BodyType::kDynamic && b.is_bullet;
+      if (!bullet) max_motion_ = Max(max_motion_, motion);
+      if (b.type != BodyType::kDynamic || b.shapes.empty()) continue;
+      if (!(motion > kFastMotionShare * b.min_extent)) continue;
+      Fast f;
+      f.body = index;
+      f.bullet = bullet;
+      f.sweep = BodySweep(b);
+      bool first = true;
+      for (int32_t shape : b.shapes) {
+        const AABB box = SweptShapeBox(w_->shapes[shape].geometry, f.sweep, b.max_extent);
+        f.swept_box = first ? box : Union(f.swept_box, box);
+        first = false;
+      }
+      if (bullet) {
+        max_bullet_motion_ = Max(max_bullet_motion_, motion);
+        ++pending_bullets_;
+      }
+      s_->fast_of_body[index] = static_cast<int32_t>(s_->fast.size());
+      s_->fast.push_back(f);
+    }
+    s_->fast_count = static_cast<int32_t>(s_->fast.size());
+  }
+
+  // The earliest impact of fast body `fi` in [0, 1), or 1, and the moving
+  // body it hits first (kNullIndex for a static one or none).
+  float FirstImpactOf(int32_t fi, int32_t* carrier) {
+    *carrier = kNullIndex;
+    const Fast& f = s_->fast[fi];
+    const Body& body = w_->bodies[f.body];
+    // A bullet's candidates move too; their proxies still hold their
+    // step-start boxes, which lie within max_motion_ of anything they swept.
+    const AABB query = f.bullet ? Inflate(f.swept_box, max_motion_) : f.swept_box;
+    w_->broad_phase->QueryAabb(query, &s_->query);
+    float best = 1.0f;
+    for (int32_t shape_index : s_->query) {
+      const Shape& shape = w_->shapes[shape_index];
+      if (shape.body == f.body || shape.is_sensor) continue;
+      const Body& other_body = w_->bodies[shape.body];
+      if (other_body.type != BodyType::kStatic) {
+        // Non-bullets sweep against static shapes only; bullets against
+        // everything but other bullets.
+        if (!f.bullet) continue;
+        if (other_body.type == BodyType::kDynamic && other_body.is_bullet) continue;
+      }
+      if (!body.joints.empty() && !other_body.joints.empty() &&
+          !JointsAllowContact(*w_, f.body, shape.body)) {
+        continue;
+      }
+      Other other;
+      other.shape = shape_index;
+      const int32_t other_fast = s_->fast_of_body[shape.body];
+      if (other_fast >= 0) {
+        other.sweep = s_->fast[other_fast].sweep;
+        other.stop = s_->fast[other_fast].stop;
+      } else {
+        other.sweep = BodySweep(other_body);
+      }
+      other.box = other_body.type == BodyType::kStatic
+                      ? shape.aabb
+                      : SweptShapeBox(shape.geometry, other.sweep, other_body.max_extent);
+      for (int32_t fast_shape : body.shapes) {
+        const float t = ImpactOfShapes(f, fast_shape, other, best);
+        if (t < best) {
+          best = t;
+          *carrier = other_body.type == BodyType::kStatic ? kNullIndex : shape.body;
+        }
+      }
+    }
+    return best;
+  }
+
+  // The first impact of one fast shape against one other shape before
+  // `limit`, or `limit`.
+  float ImpactOfShapes(const Fast& f, int32_t fast_shape, const Other& other, float limit) {
+    const Shape& fs = w_->shapes[fast_shape];
+    const Shape& os = w_->shapes[other.shape];
+    if (fs.is_sensor || !fs.has_proxy) return limit;
+    if (IsThin(fs.geometry.type) && IsThin(os.geometry.type)) return limit;  // never collide
+    if (!ShouldCollide(fs.filter, os.filter)) return limit;
+    const Body& body = w_->bodies[f.body];
+    if (!Overlaps(SweptShapeBox(fs.geometry, f.sweep, body.max_extent), other.box)) return limit;
+    const Vec2 centroid = ComputeShapeCentroid(fs.geometry);
+    if (os.geometry.type == ShapeType::kChainSegment) {
+      // One-sided: a shape starting behind the chain passes through it.
+      const Transform xo = SweepStart(other.sweep);
+      const Segment& seg = os.geometry.chain_segment.segment;
+      const Vec2 p1 = TransformPoint(xo, seg.point1), p2 = TransformPoint(xo, seg.point2);
+      const Vec2 c = TransformPoint(SweepStart(f.sweep), centroid);
+      if (Cross(p2 - p1, c - p1) > 0.0f) return limit;
+    }
+    TOIInput input;
+    input.proxy_a = MakeShapeProxy(fs.geometry);
+    input.proxy_b = MakeShapeProxy(os.geometry);
+    input.sweep_a = f.sweep;
+    input.sweep_b = other.sweep;
+    const float core_radius = 0.25f * ComputeShapeMinExtent(fs.geometry);
+    if (other.stop >= 1.0f) return ImpactOfSweeps(&input, centroid, core_radius, limit);
+    // The other body stopped at `stop` and rests there afterwards: sweep the
+    // two pieces of its motion one after the other.
+    const float stop = other.stop;
+    const float first = ImpactOfSweeps(&input, centroid, core_radius, Min(limit, stop));
+    if (first < Min(limit, stop) || stop >= limit) return Min(first, limit);
+    input.proxy_a = MakeShapeProxy(fs.geometry);
+    input.sweep_a = SweepFrom(f.sweep, stop);
+    input.sweep_b = RestingAt(other.sweep, stop);
+    const float rest = 1.0f - stop;
+    const float u_limit = (limit - stop) / rest;
+    const float u = ImpactOfSweeps(&input, centroid, core_radius, u_limit);
+    return u < u_limit ? Min(stop + u * rest, limit) : limit;
+  }
+
+  // TimeOfImpact on `input` up to `limit`: the impact fraction in
+  // (0, limit), else `limit`. Shapes already touching at the start are the
+  // discrete contact's business, unless the fast shape's core (a circle of
+  // `core_radius` around its centroid) would pass into the other shape:
+  // then the core's impact counts, and a core already touching stops the
+  // body where it is (fraction 0) if it is closing in.
+  float ImpactOfSweeps(TOIInput* input, Vec2 centroid, float core_radius, float limit) {
+    input->max_fraction = limit;
+    ++s_->toi_count;
+    const TOIOutput out = TimeOfImpact(*input);
+    const bool hit = out.state == TOIState::kHit || out.state == TOIState::kFailed;
+    if (hit && out.fraction > 0.0f && out.fraction < limit) return out.fraction;
+    if (out.fraction > 0.0f || out.state == TOIState::kSeparated) return limit;
+    const Vec2 point[1] = {centroid};
+    input->proxy_a = MakeProxy(point, core_radius);
+    ++s_->toi_count;
+    const TOIOutput core = TimeOfImpact(*input);
+    const bool core_hit = core.state == TOIState::kHit || core.state == TOIState::kFailed;
+    if (core_hit && core.fraction > 0.0f && core.fraction < limit) return core.fraction;
+    if (core.fraction > 0.0f || core.state == TOIState::kSeparated) return limit;
+    return CoreClosingIn(*input, centroid) ? 0.0f : limit;
+  }
+
+  // Whether the centroid moves towards the other shape at the start of the
+  // sweeps (measured along their closest points).
+  static bool CoreClosingIn(const TOIInput& input, Vec2 centroid) {
+    const Transform xa0 = SweepStart(input.sweep_a), xb0 = SweepStart(input.sweep_b);
+    DistanceInput query;
+    const Vec2 point[1] = {centroid};
+    query.proxy_a = MakeProxy(point, 0.0f);
+    query.proxy_b = input.proxy_b;
+    query.proxy_b.radius = 0.0f;
+    query.transform_a = xa0;
+    query.transform_b = xb0;
+    const DistanceOutput d = ShapeDistance(query, nullptr);
+    if (d.distance <= 0.0f) return false;  // inside: no side to keep it on
+    const Vec2 moved_a = TransformPoint(SweepEnd(input.sweep_a), centroid) - d.point_a;
+    const Vec2 witness_b = InvTransformPoint(xb0, d.point_b);
+    const Vec2 moved_b = TransformPoint(SweepEnd(input.sweep_b), witness_b) - d.point_b;
+    return Dot(moved_a - moved_b, d.normal) > 0.0f;
+  }
+
+  // Moves fast body `fi` back to its impact pose, refits its proxies and
+  // updates the bullets whose impacts depended on its motion.
+  void Handle(int32_t fi) {
+    Fast& f = s_->fast[fi];
+    Body& body = w_->bodies[f.body];
+    const float t = f.fraction;
+    f.stop = t;
+    const Transform xf = GetSweepTransform(f.sweep, t);
+    body.transform = xf;
+    body.center = {(1.0f - t) * f.sweep.c1.x + t * f.sweep.c2.x,
+                   (1.0f - t) * f.sweep.c1.y + t * f.sweep.c2.y};
+    RefitProxies(f.body);
+    ++s_->event_count;
+    if (f.bullet || pending_bullets_ == 0) return;
+    // Only bullets sweep against this body; re-query just its swept box for
+    // the pending ones (their proxies hold their step-start boxes).
+    w_->broad_phase->QueryAabb(Inflate(f.swept_box, max_bullet_motion_), &s_->query);
+    s_->affected.clear();
+    for (int32_t shape_index : s_->query) {
+      const int32_t other = s_->fast_of_body[w_->shapes[shape_index].body];
+      if (other >= 0 && s_->fast[other].bullet && s_->fast[other].heap_position >= 0) {
+        s_->affected.push_back(other);
+      }
+    }
+    // `fast` is in body index order, so this is body index order too.
+    std::sort(s_->affected.begin(), s_->affected.end());
+    s_->affected.erase(std::unique(s_->affected.begin(), s_->affected.end()),
+                       s_->affected.end());
+    for (size_t k = 0; k < s_->affected.size(); ++k) {
+      Fast& bullet = s_->fast[s_->affected[k]];
+      bullet.fraction = FirstImpactOf(s_->affected[k], &bullet.carrier);
+      HeapUpdate(s_->affected[k]);
+    }
+  }
+
+  // Where body `index` is at time t of the step, as continuous collision
+  // moved it: along its sweep until it stopped, then at rest.
+  Transform PoseAt(int32_t index, float t) const {
+    const int32_t fi = s_->fast_of_body[index];
+    if (fi >= 0) return GetSweepTransform(s_->fast[fi].sweep, Min(t, s_->fast[fi].stop));
+    return GetSweepTransform(BodySweep(w_->bodies[index]), t);
+  }
+
+  // Moves bullet `f`, stopped against a moving body, along with that body
+  // from the impact to the end of the step.
+  void Carry(const Fast& f) {
+    const Transform at_impact = PoseAt(f.carrier, f.stop);
+    const Transform at_end = PoseAt(f.carrier, 1.0f);
+    if (at_impact == at_end) return;
+    Body& body = w_->bodies[f.body];
+    const Transform xf =
+        MulTransforms(at_end, InvMulTransforms(at_impact, GetSweepTransform(f.sweep, f.stop)));
+    body.transform = xf;
+    body.center = TransformPoint(xf, body.local_center);
+    RefitProxies(f.body);
+  }
+
+  void RefitProxies(int32_t index) {
+    const Body& body = w_->bodies[index];
+    for (int32_t shape_index : body.shapes) {
+      Shape& shape = w_->shapes[shape_index];
+      if (!shape.has_proxy) continue;
+      shape.aabb = Inflate(ComputeShapeAABB(shape.geometry, body.transform), kSpeculativeDistance);
+      w_->broad_phase->Refit(shape_index, shape.aabb);
+    }
+  }
+
+  // --- The event heap: indices into `fast`, ordered by (fraction, body).
+
+  bool Before(int32_t a, int32_t b) const {
+    const Fast& x = s_->fast[a];
+    const Fast& y = s_->fast[b];
+    return x.fraction < y.fraction || (x.fraction == y.fraction && x.body < y.body);
+  }
+
+  void Place(int32_t position, int32_t fi) {
+    s_->heap[position] = fi;
+    s_->fast[fi].heap_position = position;
+  }
+
+  void SiftUp(int32_t position) {
+    const int32_t fi = s_->heap[position];
+    while (position > 0) {
+      const int32_t parent = (position - 1) / 2;
+      if (!Before(fi, s_->heap[parent])) break;
+      Place(position, s_->heap[parent]);
+      position = parent;
+    }
+    Place(position, fi);
+  }
+
+  void SiftDown(int32_t position) {
+    const int32_t n = static_cast<int32_t>(s_->heap.size());
+    const int32_t fi = s_->heap[position];
+    for (;;) {
+      int32_t child = 2 * position + 1;
+      if (child >= n) break;
+      if (child + 1 < n && Before(s_->heap[child + 1], s_->heap[child])) ++child;
+      if (!Before(s_->heap[child], fi)) break;
+      Place(position, s_->heap[child]);
+      position = child;
+    }
+    Place(position, fi);
+  }
+
+  void HeapPush(int32_t fi) {
+    s_->heap.push_back(fi);
+    SiftUp(static_cast<int32_t>(s_->heap.size()) - 1);
+  }
+
+  int32_t HeapPop() {
+    const int32_t top = s_->heap.front();
+    const int32_t last = s_->heap.back();
+    s_->heap.pop_back();
+    s_->fast[top].heap_position = -1;
+    if (!s_->heap.empty()) {
+      Place(0, last);
+      SiftDown(0);
+    }
+    return top;
+  }
+
+  // The key of `fi` changed (either way).
+  void HeapUpdate(int32_t fi) {
+    const int32_t position = s_->fast[fi].heap_position;
+    SiftUp(position);
+    SiftDown(s_->fast[fi].heap_position);
+  }
+
+  WorldState* w_;
+  ContinuousScratch* s_;
+  float max_motion_ = 0.0f;
+  float max_bullet_motion_ = 0.0f;
+  int32_t pending_bullets_ = 0;
+};
+
+}  // namespace
+
+void SolveContinuous(WorldState* world, const std::vector<int32_t>& awake_bodies,
+                     ContinuousScratch* scratch) {
+  scratch->fast_count = scratch->event_count = scratch->toi_count = 0;
+  if (!world->def.enable_continuous) return;
+  Pass(world, scratch).Run(awake_bodies);
+}
+
+}  // namespace atl

@@ -1,0 +1,91 @@
+// Atoll — step stage 7: continuous collision for fast bodies (seed 000 §6).
+//
+// After the solve, a dynamic body that moved further this step than half
+// its thickness (Body::min_extent; the motion counts rotation as the
+// surface chord max_extent * |q1 - q0|) is *fast*. Only fast bodies are
+// touched; everything else keeps exactly the pose the solver gave it, so a
+// world without fast bodies is bit-identical with CCD on or off.
+//
+// Each fast body is swept from its step-start pose (Body::center0,
+// rotation0) to its solved pose and tested by conservative advancement
+// (TimeOfImpact) against the shapes the broad phase finds in its swept
+// box: static shapes for every fast body; bullets (Body::is_bullet) also
+// against kinematic and non-bullet dynamic bodies, whose own motion is
+// swept too. The first impact of each fast body is an event keyed by
+// (fraction, body index) in a binary min-heap with decrease/increase-key;
+// events are handled in that order. Handling one moves the body back to its
+// time-of-impact pose (keeping its velocity: next step's speculative
+// contact stops it), refits its proxies in place (BroadPhase::Refit, no
+// rebuild) and re-queries only its swept box, to find the bullets whose
+// impact against it must be recomputed now that it stops early. A stopped
+// body is modelled as resting at its impact pose for the rest of the step,
+// so event times only grow and the heap order is the order of events. A
+// bullet that hit a moving body instead rides along with that body from
+// the impact to the end of the step (the body keeps moving; left behind,
+// the bullet would end the step inside it), so the two end the step
+// touching and the next step's contact settles the collision.
+//
+// Shapes already touching at the start of the step are left to the
+// discrete contact, unless the fast shape's centroid would pass through
+// them; then the body stops where its centroid reaches the surface. Every
+// query result comes in shape index order and every tie is broken by body
+// index, so the outcome is the same with every broad-phase strategy.
+
+#ifndef ATOLL_DYNAMICS_CONTINUOUS_H_
+#define ATOLL_DYNAMICS_CONTINUOUS_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "atoll/math.h"
+#include "atoll/time_of_impact.h"
+
+namespace atl {
+
+struct WorldState;
+
+/// A body moves fast when its motion in a step exceeds this share of its
+/// min_extent.
+inline constexpr float kFastMotionShare = 0.5f;
+
+/// Scratch of one continuous-collision pass, kept between steps.
+struct ContinuousScratch {
+  struct Fast {
+    int32_t body = 0;
+    bool bullet = false;
+    /// The solved motion of the step; `stop` is where the body stopped
+    /// (1 while it has not).
+    Sweep sweep;
+    float stop = 1.0f;
+    /// Union of the shapes' boxes over the whole sweep.
+    AABB swept_box;
+    /// Current event key and heap position (-1 once handled).
+    float fraction = 1.0f;
+    int32_t heap_position = -1;
+    /// The moving body a bullet hit (kNullIndex: a static one or none): the
+    /// bullet rides along with it for the rest of the step.
+    int32_t carrier = -1;
+  };
+  std::vector<Fast> fast;
+  /// Body index -> index in `fast`, -1 for slow bodies (reset after use).
+  std::vector<int32_t> fast_of_body;
+  /// Min-heap of indices into `fast`.
+  std::vector<int32_t> heap;
+  std::vector<int32_t> query;
+  std::vector<int32_t> affected;
+  /// Counters of the last pass, for tests and benchmarks.
+  int32_t fast_count = 0;
+  int32_t event_count = 0;
+  int32_t toi_count = 0;
+};
+
+/// Runs continuous collision over `awake_bodies` (body indices in index
+/// order, as the solver left them). Does nothing unless
+/// WorldDef::enable_continuous. Changes only the poses (Body::transform,
+/// center) of fast bodies that hit something, and their proxies' boxes.
+void SolveContinuous(WorldState* world, const std::vector<int32_t>& awake_bodies,
+                     ContinuousScratch* scratch);
+
+}  // namespace atl
+
+#endif  // ATOLL_DYNAMICS_CONTINUOUS_H_
