@@ -4,6 +4,7 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -68,6 +69,9 @@ absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeCredentials(
   ssl.pem_key_cert_pairs.push_back({*std::move(key), *std::move(cert)});
   return grpc::SslServerCredentials(ssl);
 }
+
+// How long unary calls still running at shutdown may take (within the grace).
+constexpr absl::Duration kUnaryDrain = absl::Milliseconds(200);
 
 class ServerImpl final : public Server {
  public:
@@ -158,13 +162,23 @@ class ServerImpl final : public Server {
       if (shut_down_ || server_ == nullptr) return;
       shut_down_ = true;
     }
+    const absl::Time deadline = absl::Now() + grace;
     server_->GetHealthCheckService()->Shutdown();
     // Sessions first: their streams end (after their queued messages), and
     // recordings are synced, before gRPC cancels what is left.
     registry_->Shutdown();
     session_service_->Shutdown();
-    server_->Shutdown(std::chrono::system_clock::now() +
-                      absl::ToChronoMilliseconds(grace));
+    // grpc::Server::Shutdown(deadline) waits not only for calls but for every
+    // connection to close, and a client's idle connection (a player whose
+    // stream just ended keeps its channel) closes only when the deadline
+    // forces it: SIGTERM took the whole grace. So wait for the work this
+    // server knows (session streams, batches and replays) within the grace,
+    // then give gRPC a short deadline for unary calls in flight; past it
+    // gRPC cancels the rest and drops the connections.
+    session_service_->WaitForStreams(deadline);
+    pool_->WaitIdle(deadline);
+    const absl::Time cut = std::min(deadline, absl::Now() + kUnaryDrain);
+    server_->Shutdown(absl::ToChronoTime(cut));
   }
 
   void Wait() override {

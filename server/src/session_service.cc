@@ -171,6 +171,17 @@ void SessionService::Unregister(const Outbox* outbox) {
   streams_.erase(outbox);
 }
 
+bool SessionService::WaitForStreams(absl::Time deadline) {
+  absl::MutexLock lock(&mu_);
+  return mu_.AwaitWithDeadline(
+      absl::Condition(
+          +[](SessionService* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
+            return s->streams_.empty();
+          },
+          this),
+      deadline);
+}
+
 void SessionService::Shutdown() {
   std::vector<std::shared_ptr<Outbox>> open;
   {

@@ -10,6 +10,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "atoll/v1/session.grpc.pb.h"
 #include "outbox.h"
 #include "world_registry.h"
@@ -31,6 +32,9 @@ class SessionService final : public v1::SessionService::CallbackService {
   /// and refuses new ones. Without it gRPC's Shutdown waits out the whole
   /// grace period for them.
   void Shutdown();
+  /// Waits until every stream has ended, or `deadline`; true when none is
+  /// left.
+  bool WaitForStreams(absl::Time deadline);
 
   /// Stream bookkeeping for the reactors.
   bool Register(const std::shared_ptr<Outbox>& outbox);
