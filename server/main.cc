@@ -1,6 +1,7 @@
 // atoll-server: hosts Atoll worlds over gRPC.
 //
 //   atoll-server --listen=127.0.0.1:50051 --data_dir=/var/lib/atoll
+//   atoll-server --listen=0.0.0.0:50051 --tls_cert=cert.pem --tls_key=key.pem
 //
 // With --data_dir every world is recorded there and restored at the next
 // start (docs/recording.md).
@@ -37,6 +38,9 @@ ABSL_FLAG(absl::Duration, keepalive_time, absl::Seconds(20),
           "HTTP/2 keepalive ping interval");
 ABSL_FLAG(absl::Duration, keepalive_timeout, absl::Seconds(10),
           "how long a keepalive ping may go unanswered");
+ABSL_FLAG(std::string, tls_cert, "",
+          "PEM certificate (chain) file; with --tls_key the server speaks TLS only");
+ABSL_FLAG(std::string, tls_key, "", "PEM private key file of --tls_cert");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(5),
           "how long in-flight calls may run after SIGTERM before cancellation");
 
@@ -65,6 +69,8 @@ int main(int argc, char** argv) {
   options.outbox_capacity = absl::GetFlag(FLAGS_outbox_capacity);
   options.keepalive_time = absl::GetFlag(FLAGS_keepalive_time);
   options.keepalive_timeout = absl::GetFlag(FLAGS_keepalive_timeout);
+  options.tls_cert_path = absl::GetFlag(FLAGS_tls_cert);
+  options.tls_key_path = absl::GetFlag(FLAGS_tls_key);
   auto server = atl::server::Server::Create(options);
   if (!server.ok()) {
     std::fprintf(stderr, "atoll-server: %s\n",

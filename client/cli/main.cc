@@ -1,8 +1,10 @@
 // atoll: the command-line client of atoll-server.
 //
 //   atoll version [--server=HOST:PORT]
-//   atoll health  --server=HOST:PORT [--timeout=2s]
+//   atoll health  --server=HOST:PORT [--timeout=2s] [--tls_ca=CA.pem]
 //   atoll synctest SCENE [--ticks=N] [--rollback=K] [--size=N] [--seed=S]
+//   atoll loadtest [--server=HOST:PORT] [--worlds=32] [--bodies=500] [--clients=128]
+//                  [--seconds=10] [--tick_hz=60]
 //
 // Every failure prints one line to stderr and exits non-zero.
 
@@ -16,12 +18,16 @@
 #include "absl/time/time.h"
 #include "atoll/client/connection.h"
 #include "atoll/version.h"
+#include "client/cli/loadtest_command.h"
 #include "client/cli/synctest_command.h"
 
 ABSL_FLAG(std::string, server, "",
           "atoll-server address HOST:PORT (default: none)");
 ABSL_FLAG(absl::Duration, timeout, absl::Seconds(2),
           "how long to wait for the server");
+ABSL_FLAG(std::string, tls_ca, "",
+          "PEM file of the CA (or self-signed certificate) to trust: talk TLS "
+          "to --server");
 
 namespace {
 
@@ -32,7 +38,9 @@ constexpr char kUsage[] =
     "--server)\n"
     "  health    exit 0 only when --server reports SERVING\n"
     "  synctest  roll back and re-simulate a built-in scene every tick;\n"
-    "            exit 1 and print the first divergent tick on a mismatch\n";
+    "            exit 1 and print the first divergent tick on a mismatch\n"
+    "  loadtest  load a server (its own when no --server) with worlds and\n"
+    "            streaming clients; print one CSV line of lateness and bytes\n";
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "atoll: %s\n", message.c_str());
@@ -55,8 +63,9 @@ int RunVersion() {
 int RunHealth() {
   const std::string server = absl::GetFlag(FLAGS_server);
   if (server.empty()) return Fail("health needs --server=HOST:PORT");
-  auto status =
-      atl::client::CheckHealth(server, "", absl::GetFlag(FLAGS_timeout));
+  atl::client::ChannelOptions channel;
+  channel.tls_ca_path = absl::GetFlag(FLAGS_tls_ca);
+  auto status = atl::client::CheckHealth(server, channel, "", absl::GetFlag(FLAGS_timeout));
   if (!status.ok()) return Fail(std::string(status.status().message()));
   std::printf("%s %s\n", server.c_str(),
               atl::client::HealthStatusName(*status));
@@ -78,6 +87,11 @@ int main(int argc, char** argv) {
   if (command == "synctest") {
     return atl::cli::RunSyncTestCommand(
         std::vector<std::string>(positional.begin() + 2, positional.end()));
+  }
+  if (command == "loadtest") {
+    atl::client::ChannelOptions channel;
+    channel.tls_ca_path = absl::GetFlag(FLAGS_tls_ca);
+    return atl::cli::RunLoadTestCommand(absl::GetFlag(FLAGS_server), channel);
   }
   std::fprintf(stderr, "atoll: unknown command '%s'\n%s", command.c_str(),
                kUsage);

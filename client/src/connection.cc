@@ -2,6 +2,9 @@
 
 #include <grpcpp/grpcpp.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "absl/strings/str_cat.h"
 #include "atoll/v1/info.grpc.pb.h"
 #include "grpc/health/v1/health.grpc.pb.h"
@@ -43,10 +46,38 @@ absl::Status FromGrpcStatus(const grpc::Status& status,
                       absl::StrCat(context, ": ", status.error_message()));
 }
 
+absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(const std::string& address,
+                                                           const ChannelOptions& options) {
+  grpc::ChannelArguments args;
+  if (options.own_connection) args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  if (options.tls_ca_path.empty()) {
+    return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+  }
+  std::ifstream in(options.tls_ca_path, std::ios::binary);
+  std::stringstream pem;
+  pem << in.rdbuf();
+  if (!in || pem.str().empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("tls_ca: cannot read '", options.tls_ca_path, "'"));
+  }
+  grpc::SslCredentialsOptions ssl;
+  ssl.pem_root_certs = pem.str();
+  if (!options.tls_server_name.empty()) args.SetSslTargetNameOverride(options.tls_server_name);
+  return grpc::CreateCustomChannel(address, grpc::SslCredentials(ssl), args);
+}
+
 absl::StatusOr<HealthStatus> CheckHealth(const std::string& address,
                                          const std::string& service,
                                          absl::Duration timeout) {
-  auto stub = grpc::health::v1::Health::NewStub(MakeChannel(address));
+  return CheckHealth(address, ChannelOptions(), service, timeout);
+}
+
+absl::StatusOr<HealthStatus> CheckHealth(const std::string& address,
+                                         const ChannelOptions& options,
+                                         const std::string& service, absl::Duration timeout) {
+  absl::StatusOr<std::shared_ptr<grpc::Channel>> channel = MakeChannel(address, options);
+  if (!channel.ok()) return channel.status();
+  auto stub = grpc::health::v1::Health::NewStub(*channel);
   grpc::ClientContext context;
   context.set_deadline(DeadlineAfter(timeout));
   grpc::health::v1::HealthCheckRequest request;

@@ -4,6 +4,9 @@
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
 
+#include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -39,6 +42,37 @@ absl::Status ParseListenAddress(const std::string& listen, std::string* host,
   return absl::OkStatus();
 }
 
+absl::StatusOr<std::string> ReadPemFile(const std::string& path, const char* flag) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream content;
+  content << in.rdbuf();
+  if (!in || content.str().empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(flag, ": cannot read '", path, "'"));
+  }
+  return content.str();
+}
+
+// Plaintext, or TLS when both PEM files are named.
+absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> MakeCredentials(
+    const ServerOptions& options) {
+  if (options.tls_cert_path.empty() && options.tls_key_path.empty()) {
+    return grpc::InsecureServerCredentials();
+  }
+  if (options.tls_cert_path.empty() || options.tls_key_path.empty()) {
+    return absl::InvalidArgumentError("tls_cert and tls_key: set both or neither");
+  }
+  absl::StatusOr<std::string> cert = ReadPemFile(options.tls_cert_path, "tls_cert");
+  if (!cert.ok()) return cert.status();
+  absl::StatusOr<std::string> key = ReadPemFile(options.tls_key_path, "tls_key");
+  if (!key.ok()) return key.status();
+  grpc::SslServerCredentialsOptions ssl;
+  ssl.pem_key_cert_pairs.push_back({*std::move(key), *std::move(cert)});
+  return grpc::SslServerCredentials(ssl);
+}
+
+// How long unary calls still running at shutdown may take (within the grace).
+constexpr absl::Duration kUnaryDrain = absl::Milliseconds(200);
+
 class ServerImpl final : public Server {
  public:
   ServerImpl() : info_(absl::Now()) {}
@@ -59,6 +93,9 @@ class ServerImpl final : public Server {
           "max_worlds, max_bodies_per_world, max_message_bytes, tick_threads and "
           "batch_threads must be positive, outbox_capacity at least 2");
     }
+    absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
+        MakeCredentials(options);
+    if (!credentials.ok()) return credentials.status();
     RegistryOptions registry_options;
     registry_options.data_dir = options.data_dir;
     registry_options.max_worlds = options.max_worlds;
@@ -97,8 +134,7 @@ class ServerImpl final : public Server {
     builder.AddChannelArgument(GRPC_ARG_HTTP2_MIN_RECV_PING_INTERVAL_WITHOUT_DATA_MS, 10000);
     builder.AddChannelArgument(GRPC_ARG_HTTP2_MAX_PINGS_WITHOUT_DATA, 0);
     int bound_port = 0;
-    builder.AddListeningPort(options.listen, grpc::InsecureServerCredentials(),
-                             &bound_port);
+    builder.AddListeningPort(options.listen, *credentials, &bound_port);
     builder.RegisterService(&info_);
     builder.RegisterService(world_service_.get());
     builder.RegisterService(session_service_.get());
@@ -126,12 +162,23 @@ class ServerImpl final : public Server {
       if (shut_down_ || server_ == nullptr) return;
       shut_down_ = true;
     }
+    const absl::Time deadline = absl::Now() + grace;
     server_->GetHealthCheckService()->Shutdown();
     // Sessions first: their streams end (after their queued messages), and
     // recordings are synced, before gRPC cancels what is left.
     registry_->Shutdown();
-    server_->Shutdown(std::chrono::system_clock::now() +
-                      absl::ToChronoMilliseconds(grace));
+    session_service_->Shutdown();
+    // grpc::Server::Shutdown(deadline) waits not only for calls but for every
+    // connection to close, and a client's idle connection (a player whose
+    // stream just ended keeps its channel) closes only when the deadline
+    // forces it: SIGTERM took the whole grace. So wait for the work this
+    // server knows (session streams, batches and replays) within the grace,
+    // then give gRPC a short deadline for unary calls in flight; past it
+    // gRPC cancels the rest and drops the connections.
+    session_service_->WaitForStreams(deadline);
+    pool_->WaitIdle(deadline);
+    const absl::Time cut = std::min(deadline, absl::Now() + kUnaryDrain);
+    server_->Shutdown(absl::ToChronoTime(cut));
   }
 
   void Wait() override {

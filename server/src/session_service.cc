@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "status_util.h"
@@ -22,8 +23,14 @@ v1::ServerMessage ErrorMessage(const absl::Status& status, const std::string& fi
 class ConnectReactor final : public grpc::ServerBidiReactor<v1::ClientMessage, v1::ServerMessage>,
                              public MessageSink<v1::ServerMessage> {
  public:
-  ConnectReactor(WorldRegistry* registry, uint32_t capacity)
-      : registry_(registry), outbox_(std::make_shared<Outbox>(this, capacity)) {
+  ConnectReactor(SessionService* service, WorldRegistry* registry, uint32_t capacity)
+      : service_(service),
+        registry_(registry),
+        outbox_(std::make_shared<Outbox>(this, capacity)) {
+    if (!service_->Register(outbox_)) {
+      outbox_->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down"));
+      return;
+    }
     StartRead(&request_);
   }
 
@@ -42,6 +49,7 @@ class ConnectReactor final : public grpc::ServerBidiReactor<v1::ClientMessage, v
   }
   void OnDone() override {
     if (host_ != nullptr) host_->Leave(outbox_.get());
+    service_->Unregister(outbox_.get());
     delete this;
   }
 
@@ -92,6 +100,7 @@ class ConnectReactor final : public grpc::ServerBidiReactor<v1::ClientMessage, v
     outbox_->Push(ErrorMessage(absl::InvalidArgumentError("kind: empty client message"), "kind", 0));
   }
 
+  SessionService* const service_;
   WorldRegistry* const registry_;
   std::shared_ptr<Outbox> outbox_;
   std::shared_ptr<WorldHost> host_;  // set once joined
@@ -101,8 +110,13 @@ class ConnectReactor final : public grpc::ServerBidiReactor<v1::ClientMessage, v
 class WatchReactor final : public grpc::ServerWriteReactor<v1::ServerMessage>,
                            public MessageSink<v1::ServerMessage> {
  public:
-  WatchReactor(WorldRegistry* registry, uint32_t capacity, const v1::WatchRequest& request)
-      : outbox_(std::make_shared<Outbox>(this, capacity)) {
+  WatchReactor(SessionService* service, WorldRegistry* registry, uint32_t capacity,
+               const v1::WatchRequest& request)
+      : service_(service), outbox_(std::make_shared<Outbox>(this, capacity)) {
+    if (!service_->Register(outbox_)) {
+      outbox_->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down"));
+      return;
+    }
     absl::StatusOr<std::shared_ptr<WorldHost>> host = registry->Find(request.world_id());
     if (!host.ok()) {
       outbox_->Close(ToGrpcStatus(host.status()));
@@ -121,12 +135,14 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::ServerMessage>,
   }
   void OnDone() override {
     if (host_ != nullptr) host_->Leave(outbox_.get());
+    service_->Unregister(outbox_.get());
     delete this;
   }
   void StartMessageWrite(const v1::ServerMessage* message) override { StartWrite(message); }
   void FinishCall(const grpc::Status& status) override { Finish(status); }
 
  private:
+  SessionService* const service_;
   std::shared_ptr<Outbox> outbox_;
   std::shared_ptr<WorldHost> host_;
 };
@@ -135,12 +151,53 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::ServerMessage>,
 
 grpc::ServerBidiReactor<v1::ClientMessage, v1::ServerMessage>* SessionService::Connect(
     grpc::CallbackServerContext* /*context*/) {
-  return new ConnectReactor(registry_, registry_->options().host.outbox_capacity);
+  return new ConnectReactor(this, registry_, registry_->options().host.outbox_capacity);
 }
 
 grpc::ServerWriteReactor<v1::ServerMessage>* SessionService::Watch(
     grpc::CallbackServerContext* /*context*/, const v1::WatchRequest* request) {
-  return new WatchReactor(registry_, registry_->options().host.outbox_capacity, *request);
+  return new WatchReactor(this, registry_, registry_->options().host.outbox_capacity, *request);
+}
+
+bool SessionService::Register(const std::shared_ptr<Outbox>& outbox) {
+  absl::MutexLock lock(&mu_);
+  if (shut_down_) return false;
+  streams_[outbox.get()] = outbox;
+  return true;
+}
+
+void SessionService::Unregister(const Outbox* outbox) {
+  absl::MutexLock lock(&mu_);
+  streams_.erase(outbox);
+}
+
+bool SessionService::WaitForStreams(absl::Time deadline) {
+  absl::MutexLock lock(&mu_);
+  return mu_.AwaitWithDeadline(
+      absl::Condition(
+          +[](SessionService* s) ABSL_EXCLUSIVE_LOCKS_REQUIRED(s->mu_) {
+            return s->streams_.empty();
+          },
+          this),
+      deadline);
+}
+
+void SessionService::Shutdown() {
+  std::vector<std::shared_ptr<Outbox>> open;
+  {
+    absl::MutexLock lock(&mu_);
+    shut_down_ = true;
+    for (const auto& [key, weak] : streams_) {
+      if (std::shared_ptr<Outbox> outbox = weak.lock()) open.push_back(std::move(outbox));
+    }
+  }
+  // Outside the lock: closing may finish a call, and gRPC may run its
+  // OnDone (which unregisters) inline. A finished outbox never calls its
+  // reactor again, so one whose reactor is gone meanwhile is safe to close.
+  for (const std::shared_ptr<Outbox>& outbox : open) {
+    outbox->CloseAfterDrain(
+        grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down"));
+  }
 }
 
 }  // namespace atl::server

@@ -5,7 +5,14 @@
 #ifndef ATOLL_SERVER_SESSION_SERVICE_H_
 #define ATOLL_SERVER_SESSION_SERVICE_H_
 
+#include <map>
+#include <memory>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "atoll/v1/session.grpc.pb.h"
+#include "outbox.h"
 #include "world_registry.h"
 
 namespace atl::server {
@@ -19,8 +26,25 @@ class SessionService final : public v1::SessionService::CallbackService {
   grpc::ServerWriteReactor<v1::ServerMessage>* Watch(
       grpc::CallbackServerContext* context, const v1::WatchRequest* request) override;
 
+  /// Ends every stream still open with UNAVAILABLE (after its queued
+  /// messages) — also those not in any world yet, such as a Connect that
+  /// has not sent its Join, which WorldRegistry::Shutdown cannot reach —
+  /// and refuses new ones. Without it gRPC's Shutdown waits out the whole
+  /// grace period for them.
+  void Shutdown();
+  /// Waits until every stream has ended, or `deadline`; true when none is
+  /// left.
+  bool WaitForStreams(absl::Time deadline);
+
+  /// Stream bookkeeping for the reactors.
+  bool Register(const std::shared_ptr<Outbox>& outbox);
+  void Unregister(const Outbox* outbox);
+
  private:
   WorldRegistry* const registry_;
+  absl::Mutex mu_;
+  std::map<const Outbox*, std::weak_ptr<Outbox>> streams_ ABSL_GUARDED_BY(mu_);
+  bool shut_down_ ABSL_GUARDED_BY(mu_) = false;
 };
 
 }  // namespace atl::server

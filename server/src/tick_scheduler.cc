@@ -49,7 +49,10 @@ void TickScheduler::Run() {
     mu_.Lock();
     const absl::Duration period = entry.host->period();
     entry.due += period;
-    if (entry.due < after - 4 * period) entry.due = after;
+    if (entry.due < after - 4 * period) {
+      entry.host->AddSkippedTicks(static_cast<uint64_t>((after - entry.due) / period));
+      entry.due = after;
+    }
     entry.order = next_order_++;
     heap_.push_back(std::move(entry));
     std::push_heap(heap_.begin(), heap_.end(), Later());

@@ -40,6 +40,18 @@ class WorkerPool {
     return true;
   }
 
+  /// Waits until no job is queued or running, or `deadline`; true when idle.
+  bool WaitIdle(absl::Time deadline) {
+    absl::MutexLock lock(&mu_);
+    return mu_.AwaitWithDeadline(
+        absl::Condition(
+            +[](WorkerPool* p) ABSL_EXCLUSIVE_LOCKS_REQUIRED(p->mu_) {
+              return p->queue_.empty() && p->running_ == 0;
+            },
+            this),
+        deadline);
+  }
+
  private:
   void Run() {
     while (true) {
@@ -54,8 +66,11 @@ class WorkerPool {
         if (stop_) return;
         job = std::move(queue_.front());
         queue_.pop_front();
+        ++running_;
       }
       job();
+      absl::MutexLock lock(&mu_);
+      --running_;
     }
   }
 
@@ -63,6 +78,7 @@ class WorkerPool {
   absl::Mutex mu_;
   std::deque<std::function<void()>> queue_ ABSL_GUARDED_BY(mu_);
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
+  int running_ ABSL_GUARDED_BY(mu_) = 0;
   std::vector<std::thread> threads_;
 };
 

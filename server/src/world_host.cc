@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "atoll/delta.h"
 #include "atoll/version.h"
 
 namespace atl::server {
@@ -28,6 +29,19 @@ v1::ServerMessage SnapshotMessage(const v1::Checkpoint& cp) {
   s->set_tick(cp.tick());
   s->set_full(true);
   s->set_data(cp.snapshot());
+  *s->mutable_owners() = cp.owners();
+  s->set_state_hash(cp.state_hash());
+  return m;
+}
+
+// A delta snapshot message of `cp` against the snapshot of `base_tick`.
+v1::ServerMessage DeltaMessage(const v1::Checkpoint& cp, uint64_t base_tick, std::string delta) {
+  v1::ServerMessage m;
+  v1::Snapshot* s = m.mutable_snapshot();
+  s->set_tick(cp.tick());
+  s->set_full(false);
+  s->set_base_tick(base_tick);
+  s->set_data(std::move(delta));
   *s->mutable_owners() = cp.owners();
   s->set_state_hash(cp.state_hash());
   return m;
@@ -226,6 +240,8 @@ void WorldHost::Tick(absl::Duration lateness) {
   if (stopped_) return;
   if (lateness > period()) ++late_ticks_;
   max_lateness_ = std::max(max_lateness_, lateness);
+  const int64_t late_us = std::max<int64_t>(0, absl::ToInt64Microseconds(lateness));
+  ++lateness_histogram_[std::min<int64_t>(late_us / kLatenessBucketUs, kLatenessBuckets - 1)];
 
   const uint64_t next = sim_->tick() + 1;
   std::vector<v1::ConfirmedInput> inputs;
@@ -269,14 +285,34 @@ void WorldHost::Tick(absl::Duration lateness) {
 
   v1::Frame frame = MakeFrameLocked(std::move(inputs));
   const v1::ServerMessage frame_message = FrameMessage(frame);
-  std::optional<v1::ServerMessage> snapshot_message;
-  auto snapshot = [&]() -> const v1::ServerMessage& {
-    if (!snapshot_message.has_value()) {
-      snapshot_message = SnapshotMessage(checkpoint.has_value()
-                                             ? *checkpoint
-                                             : sim_->SaveCheckpoint(applied_sequence_));
+  // The snapshot of this tick is made at most once, and each delta at most
+  // once per distinct base, however many sessions get it.
+  std::optional<v1::Checkpoint> current;
+  std::shared_ptr<const SentSnapshot> target;
+  std::optional<v1::ServerMessage> full_message;
+  std::map<const SentSnapshot*, v1::ServerMessage> delta_messages;
+  auto snapshot_for = [&](const Session& session) -> const v1::ServerMessage& {
+    if (!current.has_value()) {
+      current = checkpoint.has_value() ? *checkpoint : sim_->SaveCheckpoint(applied_sequence_);
+      target = RememberSentLocked(current->tick(), current->snapshot());
     }
-    return *snapshot_message;
+    if (session.base != nullptr) {
+      auto it = delta_messages.find(session.base.get());
+      if (it != delta_messages.end()) return it->second;
+      absl::StatusOr<std::string> delta = MakeDelta(session.base->data, target->data);
+      if (delta.ok()) {
+        return delta_messages
+            .emplace(session.base.get(),
+                     DeltaMessage(*current, session.base->tick, *std::move(delta)))
+            .first->second;
+      }
+      // Both are snapshots this server wrote; a failure is a bug, but the
+      // session can still be served in full.
+      std::fprintf(stderr, "atoll-server: world %s: delta failed: %s\n", id_.c_str(),
+                   std::string(delta.status().message()).c_str());
+    }
+    if (!full_message.has_value()) full_message = SnapshotMessage(*current);
+    return *full_message;
   };
   std::erase_if(sessions_, [](const Session& s) { return s.outbox->closed(); });
   for (Session& session : sessions_) {
@@ -293,12 +329,27 @@ void WorldHost::Tick(absl::Duration lateness) {
     }
     // A client that does not keep up loses its queue and restarts from the
     // newest snapshot: its outbox never holds more than outbox_capacity.
-    if (!out.Push(frame_message)) out.Collapse({snapshot(), frame_message});
+    // The snapshot may be a delta: the client still keeps its acked base.
+    if (!out.Push(frame_message)) out.Collapse({snapshot_for(session), frame_message});
     if (next % session.snapshot_every == 0) {
-      if (!out.Push(snapshot())) out.Collapse({snapshot()});
+      if (!out.Push(snapshot_for(session))) out.Collapse({snapshot_for(session)});
     }
   }
   RetainLocked(std::move(frame), std::move(checkpoint));
+}
+
+std::shared_ptr<const WorldHost::SentSnapshot> WorldHost::RememberSentLocked(
+    uint64_t tick, const std::string& data) {
+  for (const std::shared_ptr<const SentSnapshot>& s : sent_) {
+    if (s->tick == tick) return s;
+  }
+  auto s = std::make_shared<SentSnapshot>();
+  s->tick = tick;
+  s->data = data;
+  sent_.push_back(s);
+  // Sessions that use an evicted snapshot as their base keep it alive.
+  while (sent_.size() > kKeptSentSnapshots) sent_.pop_front();
+  return s;
 }
 
 absl::Status WorldHost::AddSessionLocked(Session session, std::optional<uint64_t> from,
@@ -312,7 +363,9 @@ absl::Status WorldHost::AddSessionLocked(Session session, std::optional<uint64_t
   joined.mutable_joined()->set_tick(now);
   if (!from.has_value() || *from >= now) {
     session.outbox->Push(std::move(joined), true);
-    session.outbox->Push(SnapshotMessage(sim_->SaveCheckpoint(applied_sequence_)), true);
+    const v1::Checkpoint cp = sim_->SaveCheckpoint(applied_sequence_);
+    RememberSentLocked(cp.tick(), cp.snapshot());
+    session.outbox->Push(SnapshotMessage(cp), true);
   } else {
     const v1::Checkpoint* base = nullptr;
     for (const v1::Checkpoint& cp : checkpoints_) {
@@ -324,6 +377,7 @@ absl::Status WorldHost::AddSessionLocked(Session session, std::optional<uint64_t
           checkpoints_.front().tick(), "); fetch WorldService.GetRecording instead"));
     }
     session.outbox->Push(std::move(joined), true);
+    RememberSentLocked(base->tick(), base->snapshot());
     session.outbox->Push(SnapshotMessage(*base), true);
     for (const v1::Frame& f : frames_) {
       if (f.tick() > base->tick()) session.outbox->Push(FrameMessage(f), true);
@@ -335,6 +389,15 @@ absl::Status WorldHost::AddSessionLocked(Session session, std::optional<uint64_t
 
 absl::Status WorldHost::Join(const v1::Join& join, std::shared_ptr<Outbox> outbox) {
   absl::MutexLock lock(&mu_);
+  if (join.spectate()) {
+    Session s;
+    s.outbox = std::move(outbox);
+    s.snapshot_every = join.snapshot_every_ticks() != 0 ? join.snapshot_every_ticks()
+                                                        : config_.snapshot_every_ticks();
+    std::optional<uint64_t> from;
+    if (join.has_resume_from_tick()) from = join.resume_from_tick();
+    return AddSessionLocked(std::move(s), from, "join.resume_from_tick");
+  }
   if (join.slot() == 0 || join.slot() > config_.player_slots()) {
     return absl::InvalidArgumentError(absl::StrCat("join.slot: must be 1..",
                                                    config_.player_slots(), ", got ", join.slot()));
@@ -428,8 +491,18 @@ absl::Status WorldHost::SubmitInput(const Outbox* session, const v1::Input& inpu
 void WorldHost::Ack(const Outbox* session, uint64_t snapshot_tick) {
   absl::MutexLock lock(&mu_);
   for (Session& s : sessions_) {
-    if (s.outbox.get() == session) s.acked = std::max(s.acked, snapshot_tick);
+    if (s.outbox.get() != session) continue;
+    s.acked = std::max(s.acked, snapshot_tick);
+    if (s.base != nullptr && s.base->tick >= snapshot_tick) return;
+    for (const std::shared_ptr<const SentSnapshot>& sent : sent_) {
+      if (sent->tick == snapshot_tick) s.base = sent;
+    }
   }
+}
+
+void WorldHost::AddSkippedTicks(uint64_t ticks) {
+  absl::MutexLock lock(&mu_);
+  skipped_ticks_ += ticks;
 }
 
 v1::WorldInfo WorldHost::Info() const {
@@ -449,9 +522,14 @@ v1::WorldInfo WorldHost::Info() const {
     out->set_collapses(st.collapses);
     out->set_dropped_messages(st.dropped);
     out->set_acked_snapshot_tick(s.acked);
+    out->set_delta_base_tick(s.base != nullptr ? s.base->tick : 0);
   }
   info.set_late_ticks(late_ticks_);
   info.set_max_lateness_us(static_cast<uint64_t>(absl::ToInt64Microseconds(max_lateness_)));
+  *info.mutable_lateness_histogram_us50() = {lateness_histogram_.begin(),
+                                             lateness_histogram_.end()};
+  info.set_skipped_ticks(skipped_ticks_);
+  info.set_awake_body_count(static_cast<uint32_t>(sim_->world().GetCounters().awake_bodies));
   return info;
 }
 

@@ -32,6 +32,15 @@
 
 namespace atl::server {
 
+/// WorldInfo.lateness_histogram_us50: 200 buckets of 50 µs and one for
+/// 10 ms or more.
+inline constexpr int kLatenessBucketUs = 50;
+inline constexpr int kLatenessBuckets = 201;
+
+/// Snapshots a world keeps after sending them, so that a session's Ack can
+/// name one as its delta base.
+inline constexpr size_t kKeptSentSnapshots = 8;
+
 struct WorldHostOptions {
   /// Messages a session's outbox holds before it is collapsed.
   uint32_t outbox_capacity = 256;
@@ -65,11 +74,14 @@ class WorldHost {
   /// the Frame (and due Snapshots) to every session. `lateness` is how late
   /// the scheduler started it.
   void Tick(absl::Duration lateness);
+  /// The scheduler gave up `ticks` ticks (WorldInfo.skipped_ticks).
+  void AddSkippedTicks(uint64_t ticks);
 
-  /// Adds a player session (after checking slot and token) and queues its
-  /// Joined, Snapshot and resumed Frames. NotFound never (the caller found
-  /// the world); InvalidArgument "join.slot", PermissionDenied
-  /// "join.token", OutOfRange "join.resume_from_tick".
+  /// Adds a player session (after checking slot and token; a spectator
+  /// when join.spectate) and queues its Joined, Snapshot and resumed
+  /// Frames. NotFound never (the caller found the world); InvalidArgument
+  /// "join.slot", PermissionDenied "join.token", OutOfRange
+  /// "join.resume_from_tick".
   absl::Status Join(const v1::Join& join, std::shared_ptr<Outbox> outbox);
   /// Adds a spectator. OutOfRange "from_tick" when not in memory.
   absl::Status Watch(const v1::WatchRequest& request, std::shared_ptr<Outbox> outbox);
@@ -82,6 +94,9 @@ class WorldHost {
   /// template), ResourceExhausted (commands per tick, body limit).
   absl::Status SubmitInput(const Outbox* session, const v1::Input& input,
                            std::string* field);
+  /// Records that the session keeps the snapshot of `snapshot_tick`; when
+  /// the world still holds that snapshot it becomes the session's delta
+  /// base (an older or unknown tick leaves the base as it was).
   void Ack(const Outbox* session, uint64_t snapshot_tick);
 
   v1::WorldInfo Info() const;
@@ -95,11 +110,22 @@ class WorldHost {
   bool stopped() const;
 
  private:
+  // The bytes of a snapshot some session was sent, shared by every session
+  // that was sent it (and by those that use it as their delta base).
+  struct SentSnapshot {
+    uint64_t tick = 0;
+    std::string data;
+  };
+
   struct Session {
     std::shared_ptr<Outbox> outbox;
     uint32_t slot = 0;  // 0: spectator
     uint32_t snapshot_every = 60;
     uint64_t acked = 0;
+    // The newest acknowledged snapshot the world still held when the Ack
+    // came: deltas are made against it. Null: snapshots go out full. The
+    // only per-session snapshot memory, and shared with other sessions.
+    std::shared_ptr<const SentSnapshot> base;
   };
 
   WorldHost(std::string id, v1::WorldConfig config, const WorldHostOptions& options)
@@ -113,6 +139,10 @@ class WorldHost {
   void RetainLocked(v1::Frame frame, std::optional<v1::Checkpoint> checkpoint)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   v1::Frame MakeFrameLocked(std::vector<v1::ConfirmedInput> inputs) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Keeps the bytes of a snapshot about to be sent (one copy per tick) in
+  // sent_, evicting the oldest beyond kKeptSentSnapshots.
+  std::shared_ptr<const SentSnapshot> RememberSentLocked(uint64_t tick, const std::string& data)
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   const std::string id_;
@@ -133,10 +163,15 @@ class WorldHost {
   // Recent checkpoints and every frame after the oldest, for Watch/resume.
   std::deque<v1::Checkpoint> checkpoints_ ABSL_GUARDED_BY(mu_);
   std::deque<v1::Frame> frames_ ABSL_GUARDED_BY(mu_);
+  // The snapshots sent last, oldest first: the candidates for delta bases.
+  std::deque<std::shared_ptr<const SentSnapshot>> sent_ ABSL_GUARDED_BY(mu_);
   bool stopped_ ABSL_GUARDED_BY(mu_) = false;
   bool recording_failed_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t late_ticks_ ABSL_GUARDED_BY(mu_) = 0;
   absl::Duration max_lateness_ ABSL_GUARDED_BY(mu_);
+  std::vector<uint64_t> lateness_histogram_ ABSL_GUARDED_BY(mu_) =
+      std::vector<uint64_t>(kLatenessBuckets, 0);
+  uint64_t skipped_ticks_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace atl::server

@@ -228,5 +228,36 @@ TEST_F(SessionTest, SigtermEndsSessionsAndSyncsRecordings) {
   EXPECT_GE(GetWorld((*restarted)->address(), "calm").tick(), spectator->last_tick());
 }
 
+TEST_F(SessionTest, SigtermWithPlayerAndSpectatorExitsWellUnderTheGrace) {
+  // A long grace: the exit must not wait for it.
+  auto server = ServerProcess::Start({"--shutdown_grace=20s"});
+  ASSERT_TRUE(server.ok()) << server.status();
+  const std::string address = (*server)->address();
+  const v1::CreateWorldResponse world = CreateWorld(address, DuelRequest("quick"));
+  auto player = SessionClient::Connect(address, JoinFor(world, 1));
+  v1::WatchRequest watch;
+  watch.set_world_id("quick");
+  auto spectator = SessionClient::Watch(address, watch);
+  // A Connect stream that has not sent its Join yet: no world knows it.
+  auto stub = v1::SessionService::NewStub(client::MakeChannel(address));
+  grpc::ClientContext idle_context;
+  auto idle = stub->Connect(&idle_context);
+  ASSERT_TRUE(player->WaitForTick(10, absl::Seconds(10)));
+  ASSERT_TRUE(spectator->WaitForTick(10, absl::Seconds(10)));
+  auto health = client::CheckHealth(address, "", absl::Seconds(5));
+  ASSERT_TRUE(health.ok()) << health.status();
+
+  const absl::Time start = absl::Now();
+  const int status = (*server)->StopWith(SIGTERM);
+  const absl::Duration took = absl::Now() - start;
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << (*server)->Output();
+  EXPECT_LT(took, absl::Seconds(2)) << (*server)->Output();
+  EXPECT_EQ(player->WaitForEnd(absl::Seconds(5)).error_code(), grpc::StatusCode::UNAVAILABLE);
+  EXPECT_EQ(spectator->WaitForEnd(absl::Seconds(5)).error_code(), grpc::StatusCode::UNAVAILABLE);
+  v1::ServerMessage m;
+  EXPECT_FALSE(idle->Read(&m));
+  EXPECT_EQ(idle->Finish().error_code(), grpc::StatusCode::UNAVAILABLE);
+}
+
 }  // namespace
 }  // namespace atl::testing

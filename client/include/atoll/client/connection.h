@@ -25,6 +25,31 @@ const char* HealthStatusName(HealthStatus status);
 /// errors surface on the first call.
 std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address);
 
+/// How to reach a server.
+struct ChannelOptions {
+  /// PEM file of the certificate authority to trust (for a self-signed
+  /// server, its certificate): the channel speaks TLS. Empty: plaintext.
+  std::string tls_ca_path;
+  /// The name the server's certificate must carry; empty: the host part of
+  /// the address.
+  std::string tls_server_name;
+  /// True: this channel opens its own connection instead of sharing one
+  /// with other channels to the same address (load tests, isolation).
+  bool own_connection = false;
+};
+
+/// A channel to `address` with `options`. InvalidArgument naming
+/// tls_ca when the CA file cannot be read; connection and handshake errors
+/// surface on the first call.
+absl::StatusOr<std::shared_ptr<grpc::Channel>> MakeChannel(const std::string& address,
+                                                           const ChannelOptions& options);
+
+/// CheckHealth over a channel made with `options` (TLS or not). Also
+/// InvalidArgument when the options are bad.
+absl::StatusOr<HealthStatus> CheckHealth(const std::string& address,
+                                         const ChannelOptions& options,
+                                         const std::string& service, absl::Duration timeout);
+
 /// Asks the server's standard health service about `service` ("" means the
 /// whole server). Returns Unavailable / DeadlineExceeded, naming the address,
 /// when the server cannot be reached within `timeout`.

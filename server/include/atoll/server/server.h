@@ -37,6 +37,10 @@ struct ServerOptions {
   /// How long a keepalive ping may go unanswered before the connection is
   /// closed.
   absl::Duration keepalive_timeout = absl::Seconds(10);
+  /// PEM files of the server's certificate (chain) and private key. Both
+  /// set: serve TLS only; both empty: plaintext.
+  std::string tls_cert_path;
+  std::string tls_key_path;
 };
 
 /// A running gRPC server with Atoll's services, standard health checking
@@ -46,7 +50,8 @@ class Server {
  public:
   /// Restores the worlds recorded in options.data_dir and starts serving on
   /// options.listen. Returns InvalidArgument for a malformed address or
-  /// option, Internal when data_dir cannot be used and Unavailable when the
+  /// option (also one TLS file without the other, or one that cannot be
+  /// read), Internal when data_dir cannot be used and Unavailable when the
   /// address cannot be bound.
   static absl::StatusOr<std::unique_ptr<Server>> Create(
       const ServerOptions& options);

@@ -1,0 +1,468 @@
+// atoll loadtest [--server=HOST:PORT] [--worlds=32] [--bodies=500]
+//                [--clients=128] [--seconds=10] [--tick_hz=60]
+//
+// Every world is the built-in falling_squares scene with --bodies bodies
+// (ground and two walls included): it is busy for a few seconds, then
+// settles. Client i watches world i % worlds; the first client of a world
+// plays its only slot (sending no input), the others join as acking
+// spectators. Every client reads each message, applies delta snapshots to
+// the snapshot it acked (checking the hash) and acks every snapshot, as a
+// real client would.
+//
+// Lateness and missed ticks come from the server's scheduler
+// (WorldInfo.lateness_histogram_us50, late_ticks, skipped_ticks) over the
+// --seconds window; bytes are gRPC message bytes received (protobuf plus
+// the 5-byte gRPC prefix, before HTTP/2 framing). The settled figure is
+// measured over 2 s once every world reports no awake body.
+
+#include "client/cli/loadtest_command.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <grpcpp/grpcpp.h>
+
+#include "absl/flags/flag.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
+#include "absl/time/time.h"
+#include "atoll/client/connection.h"
+#include "atoll/delta.h"
+#include "atoll/v1/session.grpc.pb.h"
+#include "atoll/v1/world.grpc.pb.h"
+
+ABSL_FLAG(int32_t, worlds, 32, "loadtest: worlds to create");
+ABSL_FLAG(int32_t, bodies, 500, "loadtest: bodies per world (at least 4)");
+ABSL_FLAG(int32_t, clients, 128, "loadtest: streaming clients, spread over the worlds");
+ABSL_FLAG(int32_t, seconds, 10, "loadtest: length of the measured window, seconds");
+ABSL_FLAG(int32_t, tick_hz, 60, "loadtest: tick rate of every world");
+
+namespace atl::cli {
+namespace {
+
+constexpr int kGrpcPrefixBytes = 5;
+constexpr absl::Duration kSettleTimeout = absl::Seconds(120);
+constexpr absl::Duration kSettledWindow = absl::Seconds(2);
+
+// An atoll-server started by the load test.
+class ChildServer {
+ public:
+  static absl::StatusOr<std::unique_ptr<ChildServer>> Start(int max_worlds) {
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n <= 0) return absl::InternalError("cannot find this binary (/proc/self/exe)");
+    self[n] = '\0';
+    std::string path(self);
+    path = path.substr(0, path.rfind('/') + 1) + "atoll-server";
+    const std::string worlds_flag = absl::StrCat("--max_worlds=", max_worlds);
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return absl::InternalError("pipe failed");
+    const pid_t pid = fork();
+    if (pid < 0) return absl::InternalError("fork failed");
+    if (pid == 0) {
+      dup2(fds[1], STDOUT_FILENO);
+      dup2(fds[1], STDERR_FILENO);
+      execl(path.c_str(), path.c_str(), "--listen=127.0.0.1:0", worlds_flag.c_str(),
+            static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(fds[1]);
+    std::unique_ptr<ChildServer> child(new ChildServer(pid, fds[0]));
+    const absl::Time deadline = absl::Now() + absl::Seconds(10);
+    std::string out;
+    constexpr char kMarker[] = "listening on ";
+    while (absl::Now() < deadline) {
+      pollfd p{fds[0], POLLIN, 0};
+      if (poll(&p, 1, 100) <= 0) continue;
+      char buf[1024];
+      const ssize_t got = read(fds[0], buf, sizeof(buf));
+      if (got <= 0) break;
+      out.append(buf, static_cast<size_t>(got));
+      const size_t at = out.find(kMarker);
+      const size_t eol = at == std::string::npos ? at : out.find('\n', at);
+      if (eol != std::string::npos) {
+        child->address_ = out.substr(at + std::strlen(kMarker), eol - at - std::strlen(kMarker));
+        return child;
+      }
+    }
+    return absl::UnavailableError(absl::StrCat(path, " did not start: ", out));
+  }
+
+  ~ChildServer() {
+    kill(pid_, SIGTERM);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    close(fd_);
+  }
+
+  const std::string& address() const { return address_; }
+
+ private:
+  ChildServer(pid_t pid, int fd) : pid_(pid), fd_(fd) {}
+  pid_t pid_;
+  int fd_;
+  std::string address_;
+};
+
+// One streaming session. Reads on gRPC's callback threads; writes Acks one
+// at a time from OnWriteDone.
+class LoadClient final : public grpc::ClientBidiReactor<v1::ClientMessage, v1::ServerMessage> {
+ public:
+  LoadClient(v1::SessionService::Stub* stub, const v1::Join& join) {
+    v1::ClientMessage m;
+    *m.mutable_join() = join;
+    stub->async()->Connect(&context_, this);
+    Send(std::move(m));
+    StartRead(&incoming_);
+    StartCall();
+  }
+
+  void OnReadDone(bool ok) override {
+    if (!ok) return;  // OnDone follows with the status.
+    bytes_.fetch_add(incoming_.ByteSizeLong() + kGrpcPrefixBytes, std::memory_order_relaxed);
+    if (incoming_.has_frame()) frames_.fetch_add(1, std::memory_order_relaxed);
+    if (incoming_.has_snapshot()) HandleSnapshot(incoming_.snapshot());
+    StartRead(&incoming_);
+  }
+
+  void OnWriteDone(bool ok) override {
+    absl::MutexLock lock(&mu_);
+    writing_ = false;
+    if (ok && !outgoing_.empty()) StartNextWriteLocked();
+  }
+
+  void OnDone(const grpc::Status& status) override {
+    absl::MutexLock lock(&mu_);
+    done_ = true;
+    status_ = status;
+  }
+
+  void Cancel() { context_.TryCancel(); }
+  bool WaitDone(absl::Duration timeout) {
+    absl::MutexLock lock(&mu_);
+    return mu_.AwaitWithTimeout(absl::Condition(&done_), timeout);
+  }
+  bool ready() const { return snapshots_.load() > 0; }
+  bool ended() {
+    absl::MutexLock lock(&mu_);
+    return done_;
+  }
+  grpc::Status status() {
+    absl::MutexLock lock(&mu_);
+    return status_;
+  }
+  uint64_t bytes() const { return bytes_.load(); }
+  uint64_t frames() const { return frames_.load(); }
+  uint64_t deltas() const { return deltas_.load(); }
+  uint64_t bad_snapshots() const { return bad_.load(); }
+
+ private:
+  void HandleSnapshot(const v1::Snapshot& s) {
+    if (s.full()) {
+      base_tick_ = s.tick();
+      base_ = s.data();
+    } else {
+      if (s.base_tick() != base_tick_) {
+        // Acked bases only move forward and this client acks every one, so
+        // the server's base is this client's newest.
+        bad_.fetch_add(1);
+        return;
+      }
+      absl::StatusOr<std::string> applied = ApplyDelta(base_, s.data());
+      if (!applied.ok()) {
+        bad_.fetch_add(1);
+        return;
+      }
+      deltas_.fetch_add(1);
+      base_tick_ = s.tick();
+      base_ = *std::move(applied);
+    }
+    snapshots_.fetch_add(1);
+    v1::ClientMessage ack;
+    ack.mutable_ack()->set_snapshot_tick(s.tick());
+    Send(std::move(ack));
+  }
+
+  void Send(v1::ClientMessage m) {
+    absl::MutexLock lock(&mu_);
+    outgoing_.push_back(std::move(m));
+    // Every ack is newer than the queued ones: keep only the newest.
+    while (outgoing_.size() > 1 && outgoing_.front().has_ack()) outgoing_.pop_front();
+    if (!writing_) StartNextWriteLocked();
+  }
+
+  void StartNextWriteLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    writing_message_ = std::move(outgoing_.front());
+    outgoing_.pop_front();
+    writing_ = true;
+    StartWrite(&writing_message_);
+  }
+
+  grpc::ClientContext context_;
+  v1::ServerMessage incoming_;
+  // Touched only by the reading callback (one read at a time).
+  uint64_t base_tick_ = 0;
+  std::string base_;
+  std::atomic<uint64_t> bytes_{0}, frames_{0}, snapshots_{0}, deltas_{0}, bad_{0};
+  absl::Mutex mu_;
+  std::deque<v1::ClientMessage> outgoing_ ABSL_GUARDED_BY(mu_);
+  v1::ClientMessage writing_message_ ABSL_GUARDED_BY(mu_);
+  bool writing_ ABSL_GUARDED_BY(mu_) = false;
+  bool done_ ABSL_GUARDED_BY(mu_) = false;
+  grpc::Status status_ ABSL_GUARDED_BY(mu_);
+};
+
+struct SchedulerTotals {
+  std::vector<uint64_t> histogram;
+  uint64_t late = 0;
+  uint64_t skipped = 0;
+  uint64_t awake = 0;
+};
+
+absl::StatusOr<SchedulerTotals> ReadTotals(v1::WorldService::Stub* worlds,
+                                           const std::vector<std::string>& ids) {
+  SchedulerTotals t;
+  grpc::ClientContext context;
+  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+  v1::ListWorldsResponse list;
+  if (grpc::Status s = worlds->ListWorlds(&context, v1::ListWorldsRequest(), &list); !s.ok()) {
+    return client::FromGrpcStatus(s, "ListWorlds");
+  }
+  size_t found = 0;
+  for (const v1::WorldInfo& w : list.worlds()) {
+    bool ours = false;
+    for (const std::string& id : ids) ours |= id == w.world_id();
+    if (!ours) continue;
+    ++found;
+    if (t.histogram.size() < static_cast<size_t>(w.lateness_histogram_us50_size())) {
+      t.histogram.resize(w.lateness_histogram_us50_size(), 0);
+    }
+    for (int i = 0; i < w.lateness_histogram_us50_size(); ++i) {
+      t.histogram[i] += w.lateness_histogram_us50(i);
+    }
+    t.late += w.late_ticks();
+    t.skipped += w.skipped_ticks();
+    t.awake += w.awake_body_count();
+  }
+  if (found != ids.size()) return absl::NotFoundError("a load-test world disappeared");
+  return t;
+}
+
+// The upper edge of the bucket holding quantile q, in ms.
+double Percentile(const std::vector<uint64_t>& histogram, double q) {
+  uint64_t total = 0;
+  for (uint64_t c : histogram) total += c;
+  if (total == 0) return 0;
+  uint64_t seen = 0;
+  for (size_t i = 0; i < histogram.size(); ++i) {
+    seen += histogram[i];
+    if (static_cast<double>(seen) >= q * static_cast<double>(total)) {
+      return static_cast<double>((i + 1) * 50) / 1000.0;
+    }
+  }
+  return static_cast<double>(histogram.size() * 50) / 1000.0;
+}
+
+uint64_t Sum(const std::vector<std::unique_ptr<LoadClient>>& clients,
+             uint64_t (LoadClient::*field)() const) {
+  uint64_t sum = 0;
+  for (const auto& c : clients) sum += (c.get()->*field)();
+  return sum;
+}
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "atoll: loadtest: %s\n", message.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& channel_options) {
+  const int n_worlds = absl::GetFlag(FLAGS_worlds);
+  const int bodies = absl::GetFlag(FLAGS_bodies);
+  const int n_clients = absl::GetFlag(FLAGS_clients);
+  const int seconds = absl::GetFlag(FLAGS_seconds);
+  const int tick_hz = absl::GetFlag(FLAGS_tick_hz);
+  if (n_worlds < 1 || bodies < 4 || n_clients < 0 || seconds < 1 || tick_hz < 1 ||
+      tick_hz > 240) {
+    return Fail("want --worlds >= 1, --bodies >= 4, --clients >= 0, --seconds >= 1, "
+                "--tick_hz 1..240");
+  }
+
+  std::unique_ptr<ChildServer> child;
+  std::string address = server;
+  if (address.empty()) {
+    auto started = ChildServer::Start(std::max(64, n_worlds));
+    if (!started.ok()) return Fail(std::string(started.status().message()));
+    child = *std::move(started);
+    address = child->address();
+  }
+  std::fprintf(stderr, "loadtest: server %s%s\n", address.c_str(),
+               child != nullptr ? " (started here)" : "");
+
+  const client::ChannelOptions options =
+      child != nullptr ? client::ChannelOptions() : channel_options;
+  auto channel = client::MakeChannel(address, options);
+  if (!channel.ok()) return Fail(std::string(channel.status().message()));
+  auto world_stub = v1::WorldService::NewStub(*channel);
+  std::vector<std::string> ids;
+  std::vector<std::string> tokens;
+  const std::string prefix = absl::StrCat("load-", getpid(), "-");
+  for (int i = 0; i < n_worlds; ++i) {
+    v1::CreateWorldRequest request;
+    request.set_world_id(absl::StrCat(prefix, i));
+    request.mutable_scene()->mutable_builtin()->set_name("falling_squares");
+    // Ground and two walls come with the squares.
+    request.mutable_scene()->mutable_builtin()->set_size(bodies - 3);
+    request.mutable_scene()->mutable_builtin()->set_seed(static_cast<uint64_t>(i) + 1);
+    request.mutable_config()->set_tick_rate_hz(static_cast<uint32_t>(tick_hz));
+    request.mutable_config()->set_player_slots(1);
+    grpc::ClientContext context;
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+    v1::CreateWorldResponse response;
+    if (grpc::Status s = world_stub->CreateWorld(&context, request, &response); !s.ok()) {
+      return Fail(std::string(client::FromGrpcStatus(s, "CreateWorld").message()));
+    }
+    ids.push_back(request.world_id());
+    tokens.push_back(response.tokens(0).token());
+  }
+
+  // One connection per client, as separate players would have.
+  client::ChannelOptions own = options;
+  own.own_connection = true;
+  std::vector<std::unique_ptr<v1::SessionService::Stub>> session_stubs;
+  for (int i = 0; i < n_clients; ++i) {
+    session_stubs.push_back(v1::SessionService::NewStub(*client::MakeChannel(address, own)));
+  }
+  std::vector<std::unique_ptr<LoadClient>> clients;
+  for (int i = 0; i < n_clients; ++i) {
+    v1::Join join;
+    join.set_world_id(ids[i % n_worlds]);
+    if (i < n_worlds) {
+      join.set_slot(1);
+      join.set_token(tokens[i]);
+    } else {
+      join.set_spectate(true);
+    }
+    clients.push_back(
+        std::make_unique<LoadClient>(session_stubs[i].get(), join));
+  }
+  int exit_code = 0;
+  auto cleanup = [&]() {
+    for (auto& c : clients) c->Cancel();
+    for (auto& c : clients) c->WaitDone(absl::Seconds(10));
+    for (const std::string& id : ids) {
+      grpc::ClientContext context;
+      context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+      v1::DestroyWorldRequest request;
+      request.set_world_id(id);
+      v1::DestroyWorldResponse response;
+      world_stub->DestroyWorld(&context, request, &response);
+    }
+    return exit_code;
+  };
+
+  const absl::Time join_deadline = absl::Now() + absl::Seconds(30);
+  for (auto& c : clients) {
+    while (!c->ready() && !c->ended() && absl::Now() < join_deadline) {
+      absl::SleepFor(absl::Milliseconds(5));
+    }
+    if (!c->ready()) {
+      exit_code = Fail(absl::StrCat("a client did not get its first snapshot: ",
+                                    c->ended() ? c->status().error_message() : "timeout"));
+      return cleanup();
+    }
+  }
+
+  // The measured window.
+  auto before = ReadTotals(world_stub.get(), ids);
+  if (!before.ok()) {
+    exit_code = Fail(std::string(before.status().message()));
+    return cleanup();
+  }
+  const uint64_t bytes0 = Sum(clients, &LoadClient::bytes);
+  const absl::Time t0 = absl::Now();
+  absl::SleepFor(absl::Seconds(seconds));
+  const uint64_t bytes1 = Sum(clients, &LoadClient::bytes);
+  const absl::Time t1 = absl::Now();
+  auto after = ReadTotals(world_stub.get(), ids);
+  if (!after.ok()) {
+    exit_code = Fail(std::string(after.status().message()));
+    return cleanup();
+  }
+  std::vector<uint64_t> window = after->histogram;
+  for (size_t i = 0; i < window.size() && i < before->histogram.size(); ++i) {
+    window[i] -= before->histogram[i];
+  }
+  const uint64_t missed = (after->late - before->late) + (after->skipped - before->skipped);
+  const double per_client_per_s =
+      n_clients == 0 ? 0.0
+                     : static_cast<double>(bytes1 - bytes0) / n_clients /
+                           absl::ToDoubleSeconds(t1 - t0);
+
+  // The settled stream: once nothing is awake anywhere.
+  std::string settled = "nan";
+  const absl::Time settle_deadline = absl::Now() + kSettleTimeout;
+  uint64_t awake = after->awake;
+  while (awake != 0 && absl::Now() < settle_deadline) {
+    absl::SleepFor(absl::Milliseconds(250));
+    auto t = ReadTotals(world_stub.get(), ids);
+    if (!t.ok()) {
+      exit_code = Fail(std::string(t.status().message()));
+      return cleanup();
+    }
+    awake = t->awake;
+  }
+  if (awake != 0) {
+    std::fprintf(stderr, "loadtest: %" PRIu64 " bodies still awake after %s\n", awake,
+                 absl::FormatDuration(kSettleTimeout).c_str());
+  } else if (n_clients > 0) {
+    // Wait out a snapshot period so the first settled delta is not counted
+    // against a busy base.
+    absl::SleepFor(absl::Seconds(1) + absl::Seconds(60.0 / tick_hz));
+    const uint64_t b0 = Sum(clients, &LoadClient::bytes);
+    const uint64_t f0 = Sum(clients, &LoadClient::frames);
+    absl::SleepFor(kSettledWindow);
+    const uint64_t b1 = Sum(clients, &LoadClient::bytes);
+    const uint64_t f1 = Sum(clients, &LoadClient::frames);
+    if (f1 > f0) settled = absl::StrCat(static_cast<double>(b1 - b0) / static_cast<double>(f1 - f0));
+  }
+  const uint64_t bad = Sum(clients, &LoadClient::bad_snapshots);
+  std::fprintf(stderr, "loadtest: %" PRIu64 " delta snapshots applied, %" PRIu64 " bad\n",
+               Sum(clients, &LoadClient::deltas), bad);
+  for (auto& c : clients) {
+    if (c->ended()) {
+      std::fprintf(stderr, "loadtest: a session ended early: %s\n",
+                   c->status().error_message().c_str());
+      exit_code = 1;
+      break;
+    }
+  }
+  if (bad != 0) exit_code = 1;
+  std::fprintf(stderr,
+               "worlds,bodies,clients,tick_hz,p50_lateness_ms,p99_lateness_ms,missed_ticks,"
+               "bytes_per_client_per_s,settled_bytes_per_client_per_tick\n");
+  std::printf("%d,%d,%d,%d,%.2f,%.2f,%" PRIu64 ",%.0f,%s\n", n_worlds, bodies, n_clients, tick_hz,
+              Percentile(window, 0.5), Percentile(window, 0.99), missed, per_client_per_s,
+              settled.c_str());
+  std::fflush(stdout);
+  return cleanup();
+}
+
+}  // namespace atl::cli
