@@ -1,4 +1,4 @@
-#include "atoll/server/simulation.h"
+#include "atoll/sim/simulation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include "atoll/hull.h"
 #include "atoll/snapshot.h"
 
-namespace atl::server {
+namespace atl::sim {
 namespace {
 
 // Worlds on the server all carry this world id inside their BodyIds.
@@ -558,6 +558,30 @@ absl::Status Simulation::Step(std::span<const v1::ConfirmedInput> inputs,
   return absl::OkStatus();
 }
 
+absl::Status Simulation::RestoreCheckpoint(const v1::Checkpoint& checkpoint) {
+  if (absl::Status s = RestoreSnapshot(checkpoint.snapshot(), world_.get()); !s.ok()) {
+    return WithField(s, "checkpoint.snapshot");
+  }
+  owners_.clear();
+  for (const v1::OwnedBody& o : checkpoint.owners()) {
+    owners_[o.body().index()] = {o.body().generation(), o.slot()};
+  }
+  hash_ = HashWorld(*world_, &scratch_);
+  if (checkpoint.state_hash() != 0 && checkpoint.state_hash() != hash_) {
+    return absl::DataLossError(absl::StrCat("checkpoint.state_hash: the snapshot of tick ",
+                                            checkpoint.tick(), " does not hash to the recorded value"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Simulation::CopyStateFrom(const Simulation& other) {
+  atl::SaveSnapshot(*other.world_, &scratch_);
+  if (absl::Status s = RestoreSnapshot(scratch_, world_.get()); !s.ok()) return s;
+  owners_ = other.owners_;
+  hash_ = other.hash_;
+  return absl::OkStatus();
+}
+
 v1::Checkpoint Simulation::SaveCheckpoint(const std::vector<uint64_t>& last_sequence) const {
   v1::Checkpoint cp;
   cp.set_tick(tick());
@@ -568,4 +592,4 @@ v1::Checkpoint Simulation::SaveCheckpoint(const std::vector<uint64_t>& last_sequ
   return cp;
 }
 
-}  // namespace atl::server
+}  // namespace atl::sim
