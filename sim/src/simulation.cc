@@ -545,6 +545,18 @@ absl::Status Simulation::ApplyCommand(uint32_t slot, const v1::Command& c) {
 
 absl::Status Simulation::Step(std::span<const v1::ConfirmedInput> inputs,
                               std::vector<CommandFailure>* failures) {
+  if (absl::Status s = ApplyAndStep(inputs, failures); !s.ok()) return s;
+  hash_ = HashWorld(*world_, &scratch_);
+  return absl::OkStatus();
+}
+
+absl::Status Simulation::StepUnhashed(std::span<const v1::ConfirmedInput> inputs,
+                                      std::vector<CommandFailure>* failures) {
+  return ApplyAndStep(inputs, failures);
+}
+
+absl::Status Simulation::ApplyAndStep(std::span<const v1::ConfirmedInput> inputs,
+                                      std::vector<CommandFailure>* failures) {
   for (const v1::ConfirmedInput& input : inputs) {
     for (int i = 0; i < input.commands_size(); ++i) {
       absl::Status s = ApplyCommand(input.slot(), input.commands(i));
@@ -553,9 +565,7 @@ absl::Status Simulation::Step(std::span<const v1::ConfirmedInput> inputs,
       }
     }
   }
-  if (absl::Status s = world_->Step(time_step_); !s.ok()) return s;
-  hash_ = HashWorld(*world_, &scratch_);
-  return absl::OkStatus();
+  return world_->Step(time_step_);
 }
 
 absl::Status Simulation::RestoreCheckpoint(const v1::Checkpoint& checkpoint) {

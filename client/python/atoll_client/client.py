@@ -18,7 +18,10 @@ class Client:
     def __init__(self, address, timeout=10.0):
         self.address = address
         self.timeout = timeout
-        self.channel = grpc.insecure_channel(address)
+        # Snapshots and recordings of large worlds exceed gRPC's 4 MiB
+        # default receive limit.
+        self.channel = grpc.insecure_channel(
+            address, options=[("grpc.max_receive_message_length", -1)])
         self.worlds = world_pb2_grpc.WorldServiceStub(self.channel)
 
     def create_world(self, scene, world_id="", **config):

@@ -95,7 +95,8 @@ class PredictedWorld {
       const PredictionOptions& options);
 
   /// Feeds one server message in stream order: Frames and Snapshots are
-  /// applied, the rest ignored. Never fails on a desync (see TakeDesyncs);
+  /// applied, an Error refusing a local Input drops it from the prediction,
+  /// the rest is ignored. Never fails on a desync (see TakeDesyncs);
   /// returns an error only when the replica cannot be stepped or restored.
   absl::Status OnServerMessage(const v1::ServerMessage& message);
   /// A confirmed frame: frames at or before the confirmed tick are skipped,
@@ -114,8 +115,9 @@ class PredictedWorld {
   v1::Input MakeLocalInput(uint64_t target_tick, std::vector<v1::Command> commands);
   /// Remembers an input the local player sent (MakeLocalInput does this).
   void AddLocalInput(const v1::Input& input);
-  /// Sequence numbers continue from here (after a reconnect, the last one
-  /// the server applied).
+  /// Sequence numbers continue from here. They must grow per slot over
+  /// every session; a client that does not know its slot's last one can
+  /// start from the Unix time in microseconds (RunBots does).
   void set_next_sequence(uint64_t sequence) { next_sequence_ = sequence; }
   uint64_t next_sequence() const { return next_sequence_; }
 

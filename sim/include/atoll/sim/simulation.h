@@ -105,6 +105,13 @@ class Simulation {
   absl::Status Step(std::span<const v1::ConfirmedInput> inputs,
                     std::vector<CommandFailure>* failures);
 
+  /// Step without updating the hash: for a client's predicted replica,
+  /// whose state is never compared (HashWorld serializes the whole world).
+  /// hash() stays that of the last hashed state until a Step, a restore or
+  /// CopyStateFrom.
+  absl::Status StepUnhashed(std::span<const v1::ConfirmedInput> inputs,
+                            std::vector<CommandFailure>* failures);
+
   /// Replaces this simulation's state (world, owners, hash) with the state of
   /// `checkpoint`, keeping its scene templates and config. InvalidArgument /
   /// DataLoss for a bad snapshot or a hash that does not match; the state is
@@ -128,6 +135,8 @@ class Simulation {
  private:
   Simulation() = default;
   absl::Status ApplyCommand(uint32_t slot, const v1::Command& command);
+  absl::Status ApplyAndStep(std::span<const v1::ConfirmedInput> inputs,
+                            std::vector<CommandFailure>* failures);
 
   v1::WorldConfig config_;
   float time_step_ = 1.0f / 60.0f;
