@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -71,6 +72,10 @@ TEST(PredictionTest, FourPlayersWithLatencyStayInSyncFor1200Ticks) {
   const std::map<uint64_t, uint64_t> recorded = RecordedHashes(address, world.id);
   for (const BotReport& r : *reports) {
     SCOPED_TRACE(::testing::Message() << "slot " << r.slot);
+    std::printf("slot %u: %llu rollbacks, %llu frames re-simulated, mean %.3f ms, max %.3f ms\n",
+                r.slot, static_cast<unsigned long long>(r.stats.rollbacks),
+                static_cast<unsigned long long>(r.stats.frames_resimulated),
+                r.stats.mean_rollback_ms(), r.stats.max_rollback_ms);
     EXPECT_EQ(r.stats.desyncs, 0u);
     for (const DesyncReport& d : r.desyncs) ADD_FAILURE() << d.ToString();
     EXPECT_GE(r.last_tick - r.first_tick, 1200u);
