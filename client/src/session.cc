@@ -33,7 +33,8 @@ class Session::Stream {
       if (options.resume_from_tick.has_value()) request.set_from_tick(*options.resume_from_tick);
       request.set_snapshot_every_ticks(options.snapshot_every_ticks);
       reader_ = stub_->Watch(&context_, request);
-      writer_done_ = true;
+      absl::MutexLock lock(&mu_);
+      writer_done_ = true;  // a spectator sends nothing
     } else {
       bidi_ = stub_->Connect(&context_);
       v1::ClientMessage join;
@@ -100,28 +101,29 @@ class Session::Stream {
   void WriteLoop() {
     while (true) {
       v1::ClientMessage message;
+      bool stop = false;
+      bool half_close = false;
       {
         absl::MutexLock lock(&mu_);
-        while (true) {
-          if (stop_writer_) break;
-          const absl::Time now = absl::Now();
-          if (!outbound_.empty() && outbound_.front().first <= now) {
-            message = std::move(outbound_.front().second);
-            outbound_.pop_front();
-            break;
-          }
+        while (!stop_writer_ &&
+               (outbound_.empty() || outbound_.front().first > absl::Now())) {
           cv_.WaitWithDeadline(&mu_, outbound_.empty() ? absl::InfiniteFuture()
                                                        : outbound_.front().first);
         }
         if (stop_writer_) {
-          const bool half_close = half_close_ && !write_failed_;
-          mu_.Unlock();
-          if (half_close) bidi_->WritesDone();
-          mu_.Lock();
-          writer_done_ = true;
-          cv_.SignalAll();
-          return;
+          stop = true;
+          half_close = half_close_ && !write_failed_;
+        } else {
+          message = std::move(outbound_.front().second);
+          outbound_.pop_front();
         }
+      }
+      if (stop) {
+        if (half_close) bidi_->WritesDone();
+        absl::MutexLock lock(&mu_);
+        writer_done_ = true;
+        cv_.SignalAll();
+        return;
       }
       if (!bidi_->Write(message)) {
         // The call is over; the reader sees it and reports the status.
