@@ -16,6 +16,7 @@ namespace {
 constexpr int kMaxWindow = 60;
 constexpr size_t kKeptHashes = 4096;
 constexpr uint64_t kLostInputTicks = 60;
+constexpr size_t kKeptBases = 8;
 
 v1::Checkpoint ToCheckpoint(const v1::Snapshot& snapshot, const std::string& bytes) {
   v1::Checkpoint cp;
@@ -96,8 +97,7 @@ absl::StatusOr<std::unique_ptr<PredictedWorld>> PredictedWorld::Create(
     if (!predicted.ok()) return predicted.status();
     w->predicted_ = *std::move(predicted);
   }
-  w->base_tick_ = snapshot.tick();
-  w->base_bytes_ = snapshot.data();
+  w->bases_[snapshot.tick()] = snapshot.data();
   w->RecordHash(snapshot.tick(), w->confirmed_->hash());
   return w;
 }
@@ -183,19 +183,20 @@ absl::Status PredictedWorld::OnSnapshot(const v1::Snapshot& snapshot) {
   if (snapshot.full()) {
     bytes = snapshot.data();
   } else {
-    if (snapshot.base_tick() != base_tick_) {
+    auto base = bases_.find(snapshot.base_tick());
+    if (base == bases_.end()) {
       return absl::FailedPreconditionError(absl::StrCat(
           "snapshot.base_tick: delta against tick ", snapshot.base_tick(),
-          " but the kept base is tick ", base_tick_));
+          ", a snapshot this client does not keep"));
     }
-    absl::StatusOr<std::string> applied = ApplyDelta(base_bytes_, snapshot.data());
+    absl::StatusOr<std::string> applied = ApplyDelta(base->second, snapshot.data());
     if (!applied.ok()) return applied.status();
     bytes = *std::move(applied);
   }
+  bases_[snapshot.tick()] = bytes;
+  while (bases_.size() > kKeptBases) bases_.erase(bases_.begin());
   const uint64_t c = confirmed_->tick();
   if (snapshot.tick() < c) return absl::OkStatus();  // the start of a resumed stream
-  base_tick_ = snapshot.tick();
-  base_bytes_ = bytes;
   if (snapshot.tick() == c && snapshot.state_hash() == confirmed_->hash() &&
       !pending_desync_.has_value()) {
     awaiting_snapshot_ = false;

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "atoll/delta.h"
 #include "atoll/sim/simulation.h"
 #include "atoll/snapshot.h"
 #include "client/client_test_util.h"
@@ -125,6 +126,31 @@ TEST(PredictedWorldTest, DesyncIsReportedWithTheBodyAndResolvedFromTheSnapshot) 
   ASSERT_TRUE(pw.OnFrame(ServerStep(server->get(), {})).ok());
   EXPECT_EQ(pw.stats().desyncs, 1u);
   EXPECT_EQ(pw.stats().resyncs, 1u);
+}
+
+TEST(PredictedWorldTest, DeltaSnapshotsApplyToTheirBase) {
+  const v1::SceneSpec spec = atl::testing::ArenaScene();
+  auto server = sim::Simulation::Create(spec, Config());
+  ASSERT_TRUE(server.ok());
+  const v1::Snapshot base = SnapshotOf(**server);
+  auto world = PredictedWorld::Create(spec, Config(), base, PredictionOptions());
+  ASSERT_TRUE(world.ok());
+  // The client missed ticks 1..10 (a collapsed outbox); the server sends a
+  // delta of tick 10 against the tick-0 snapshot the client acknowledged.
+  for (uint64_t t = 1; t <= 10; ++t) ServerStep(server->get(), {Push(1, t, 4, 1.0f)});
+  v1::Snapshot delta = SnapshotOf(**server);
+  absl::StatusOr<std::string> bytes = MakeDelta(base.data(), delta.data());
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  delta.set_full(false);
+  delta.set_base_tick(0);
+  delta.set_data(*bytes);
+  ASSERT_TRUE((*world)->OnSnapshot(delta).ok());
+  EXPECT_EQ((*world)->confirmed_tick(), 10u);
+  EXPECT_EQ((*world)->confirmed().hash(), (*server)->hash());
+  EXPECT_EQ((*world)->stats().desyncs, 0u);
+
+  delta.set_base_tick(5);  // never received
+  EXPECT_TRUE(absl::IsFailedPrecondition((*world)->OnSnapshot(delta)));
 }
 
 }  // namespace

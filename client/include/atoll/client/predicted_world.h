@@ -106,7 +106,8 @@ class PredictedWorld {
   /// A server snapshot: ahead of the confirmed tick it is restored (a jump
   /// after a collapsed outbox); at the confirmed tick its hash is checked
   /// (and a desync resolved: diffed, then restored); older ones are ignored.
-  /// Delta snapshots are applied to the kept base snapshot.
+  /// Delta snapshots are applied to their base, one of the last 8
+  /// snapshots received (FailedPrecondition when it is not kept).
   absl::Status OnSnapshot(const v1::Snapshot& snapshot);
 
   /// The next Input of the local player: for `target_tick` (0: predicted_tick()
@@ -165,9 +166,9 @@ class PredictedWorld {
   std::optional<DesyncReport> pending_desync_;
   std::vector<DesyncReport> desyncs_;
   std::map<uint64_t, uint64_t> hashes_;
-  // The newest full snapshot bytes, the base of delta snapshots.
-  uint64_t base_tick_ = 0;
-  std::string base_bytes_;
+  // The newest snapshots received (tick -> full bytes), the bases of delta
+  // snapshots: the server bases them on the last one acknowledged.
+  std::map<uint64_t, std::string> bases_;
   PredictionStats stats_;
 };
 
