@@ -21,18 +21,28 @@ using ::atl::testing::BinaryPath;
 using ::atl::testing::RunCommand;
 using ::atl::testing::ServerProcess;
 
-std::string TempPath(const std::string& name) {
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / absl::StrCat("atoll_client_test_", getpid());
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
+std::filesystem::path TempDir() {
+  return std::filesystem::temp_directory_path() / absl::StrCat("atoll_client_test_", getpid());
 }
+
+std::string TempPath(const std::string& name) {
+  std::filesystem::create_directories(TempDir());
+  return (TempDir() / name).string();
+}
+
+class CommandsTest : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(TempDir(), ec);
+  }
+};
 
 bool OneLine(const std::string& output) {
   return !output.empty() && output.find('\n') == output.size() - 1;
 }
 
-TEST(CommandsTest, VerifyCatchesATamperedRecordingAtTheRightTickAndBody) {
+TEST_F(CommandsTest, VerifyCatchesATamperedRecordingAtTheRightTickAndBody) {
   auto server = ServerProcess::Start();
   ASSERT_TRUE(server.ok()) << server.status();
   const std::string address = (*server)->address();
@@ -78,7 +88,7 @@ TEST(CommandsTest, VerifyCatchesATamperedRecordingAtTheRightTickAndBody) {
   EXPECT_TRUE(OneLine(output)) << output;
 }
 
-TEST(CommandsTest, CreateListWatchBatchAndDestroy) {
+TEST_F(CommandsTest, CreateListWatchBatchAndDestroy) {
   auto server = ServerProcess::Start();
   ASSERT_TRUE(server.ok()) << server.status();
   const std::string flag = "--server=" + (*server)->address();
@@ -137,7 +147,7 @@ TEST(CommandsTest, CreateListWatchBatchAndDestroy) {
   EXPECT_EQ(output.find("pyr"), std::string::npos) << output;
 }
 
-TEST(CommandsTest, UnreachableServerAndUnknownWorldGiveOneLineAndFail) {
+TEST_F(CommandsTest, UnreachableServerAndUnknownWorldGiveOneLineAndFail) {
   auto server = ServerProcess::Start();
   ASSERT_TRUE(server.ok()) << server.status();
   const std::string flag = "--server=" + (*server)->address();
