@@ -5,6 +5,15 @@
 //   atoll synctest SCENE [--ticks=N] [--rollback=K] [--size=N] [--seed=S]
 //   atoll loadtest [--server=HOST:PORT] [--worlds=32] [--bodies=500] [--clients=128]
 //                  [--seconds=10] [--tick_hz=60]
+//   atoll worlds  --server=HOST:PORT
+//   atoll create  SCENE --server=... [--id=ID] [--slots=N] [--tick_rate=HZ]
+//                 [--input_delay=T] [--size=N] [--seed=S]
+//   atoll destroy WORLD --server=...
+//   atoll watch   WORLD --server=... [--ticks=N | --forever] [--svg=DIR]
+//   atoll bot     WORLD --server=... --players=N [--ticks=N] [--latency=D]
+//                 [--window=W] [--input_delay=T]
+//   atoll verify  RECORDING
+//   atoll batch   SCENE --server=... --steps=N [--tick_rate=HZ]
 //
 // Every failure prints one line to stderr and exits non-zero.
 
@@ -18,6 +27,7 @@
 #include "absl/time/time.h"
 #include "atoll/client/connection.h"
 #include "atoll/version.h"
+#include "client/cli/commands.h"
 #include "client/cli/loadtest_command.h"
 #include "client/cli/synctest_command.h"
 
@@ -37,6 +47,13 @@ constexpr char kUsage[] =
     "  version   print client and engine versions (and the server's with "
     "--server)\n"
     "  health    exit 0 only when --server reports SERVING\n"
+    "  worlds    list the server's worlds\n"
+    "  create    create a world from a SceneSpec JSON file or a built-in scene\n"
+    "  destroy   destroy a world\n"
+    "  watch     follow a world: ticks, awake bodies, events (--svg DIR)\n"
+    "  bot       simulated players that predict and roll back; prints stats\n"
+    "  verify    re-simulate a recording file against its hash chain\n"
+    "  batch     run a scene headless on the server with a progress bar\n"
     "  synctest  roll back and re-simulate a built-in scene every tick;\n"
     "            exit 1 and print the first divergent tick on a mismatch\n"
     "  loadtest  load a server (its own when no --server) with worlds and\n"
@@ -84,6 +101,14 @@ int main(int argc, char** argv) {
   const std::string command = positional[1];
   if (command == "version") return RunVersion();
   if (command == "health") return RunHealth();
+  const std::vector<std::string> args(positional.begin() + 2, positional.end());
+  if (command == "worlds") return atl::cli::RunWorldsCommand(args);
+  if (command == "create") return atl::cli::RunCreateCommand(args);
+  if (command == "destroy") return atl::cli::RunDestroyCommand(args);
+  if (command == "watch") return atl::cli::RunWatchCommand(args);
+  if (command == "bot") return atl::cli::RunBotCommand(args);
+  if (command == "verify") return atl::cli::RunVerifyCommand(args);
+  if (command == "batch") return atl::cli::RunBatchCommand(args);
   if (command == "synctest") {
     return atl::cli::RunSyncTestCommand(
         std::vector<std::string>(positional.begin() + 2, positional.end()));

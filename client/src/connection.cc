@@ -34,7 +34,11 @@ const char* HealthStatusName(HealthStatus status) {
 }
 
 std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address) {
-  return grpc::CreateChannel(address, grpc::InsecureChannelCredentials());
+  // Snapshots of large worlds and recordings exceed gRPC's default 4 MiB
+  // receive limit; the server bounds what it sends.
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(-1);
+  return grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
 }
 
 absl::Status FromGrpcStatus(const grpc::Status& status,

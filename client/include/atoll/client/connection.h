@@ -21,8 +21,9 @@ enum class HealthStatus { kUnknown, kServing, kNotServing, kServiceUnknown };
 /// "SERVING", "NOT_SERVING", ...: the names grpc.health.v1 uses.
 const char* HealthStatusName(HealthStatus status);
 
-/// A channel to `address` ("HOST:PORT"), plaintext. Never fails; connection
-/// errors surface on the first call.
+/// A channel to `address` ("HOST:PORT"), plaintext, without a limit on the
+/// size of received messages (snapshots of large worlds exceed gRPC's 4 MiB
+/// default). Never fails; connection errors surface on the first call.
 std::shared_ptr<grpc::Channel> MakeChannel(const std::string& address);
 
 /// How to reach a server.

@@ -1,131 +1,23 @@
-// atoll-server — the deterministic part of a hosted world.
-//
-// A Simulation is an engine World plus the little server state that
-// influences future ticks (which player slot owns which body, the scene's
-// spawn templates, the body limit). Everything that changes it goes through
-// Step() with confirmed inputs, so the server, a predicting client, a replay
-// and a test re-simulating a recording all make the same engine calls in the
-// same order and get the same hash chain.
+// atoll-server — the deterministic core now lives in atoll::sim
+// (sim/include/atoll/sim/simulation.h), shared with the client so that a
+// predicting client makes exactly the server's engine calls. These
+// declarations keep the server's code and tests naming it as before.
 
 #ifndef ATOLL_SERVER_SIMULATION_H_
 #define ATOLL_SERVER_SIMULATION_H_
 
-#include <cstdint>
-#include <map>
-#include <memory>
-#include <span>
-#include <string>
-#include <vector>
-
-#include "absl/status/status.h"
-#include "absl/status/statusor.h"
-#include "atoll/scene.h"
-#include "atoll/v1/common.pb.h"
-#include "atoll/v1/recording.pb.h"
-#include "atoll/v1/scene.pb.h"
-#include "atoll/world.h"
+#include "atoll/sim/simulation.h"
 
 namespace atl::server {
 
-/// Ticks ahead of the current tick an Input may target.
-inline constexpr uint64_t kMaxTicksAhead = 120;
-
-/// Fills in the defaults of `config` and checks every field; returns the
-/// effective configuration or InvalidArgument naming "config.<field>".
-/// `server_max_bodies` caps config.max_bodies.
-absl::StatusOr<v1::WorldConfig> NormalizeWorldConfig(
-    const v1::WorldConfig& config, uint32_t server_max_bodies);
-
-/// A scene spec turned into engine data: the SceneDesc, the owner slot of
-/// each body (0 = none) and the spawn templates by name.
-struct BuiltScene {
-  SceneDesc desc;
-  std::vector<uint32_t> owners;
-  std::map<std::string, SceneBody> templates;
-};
-
-/// Converts a spec. InvalidArgument naming the field ("scene.bodies[2].
-/// shapes[0].circle.radius: ...") for anything the engine would refuse, an
-/// owner slot above `player_slots`, duplicate material or template names;
-/// NotFound for an unknown built-in scene or material.
-absl::StatusOr<BuiltScene> BuildScene(const v1::SceneSpec& spec,
-                                      uint32_t player_slots);
-
-/// BodyRef <-> engine BodyId (worlds hosted by the server have world_id 1).
-BodyId ToBodyId(const v1::BodyRef& ref);
-v1::BodyRef ToBodyRef(BodyId id);
-
-/// A command the step could not carry out (the body died meanwhile, ...).
-/// Deterministic: every replica fails the same commands.
-struct CommandFailure {
-  uint32_t slot = 0;
-  uint64_t sequence = 0;
-  int command_index = 0;
-  absl::Status status;
-};
-
-class Simulation {
- public:
-  /// A world at tick 0 built from `spec` with the effective `config`
-  /// (see NormalizeWorldConfig). Errors as BuildScene, and
-  /// ResourceExhausted when the scene has more than config.max_bodies bodies.
-  static absl::StatusOr<std::unique_ptr<Simulation>> Create(
-      const v1::SceneSpec& spec, const v1::WorldConfig& config);
-
-  /// A world in the state of `checkpoint`, for the scene and config the
-  /// checkpoint was taken under. InvalidArgument / DataLoss for a bad
-  /// snapshot.
-  static absl::StatusOr<std::unique_ptr<Simulation>> Restore(
-      const v1::SceneSpec& spec, const v1::WorldConfig& config,
-      const v1::Checkpoint& checkpoint);
-
-  /// Ticks stepped so far (the engine's step count).
-  uint64_t tick() const;
-  /// State hash of the current tick.
-  uint64_t hash() const { return hash_; }
-  const v1::WorldConfig& config() const { return config_; }
-  const World& world() const { return *world_; }
-  float time_step() const { return time_step_; }
-
-  /// Checks the commands of an Input from `slot` against the current state
-  /// without changing anything: known command kinds, finite values, bodies
-  /// that exist (NotFound) and that `slot` owns (PermissionDenied), templates
-  /// that exist, and the body limit counting `pending_spawns` spawns already
-  /// queued (ResourceExhausted). Messages and *field start with the field
-  /// path, e.g. "input.commands[1].apply_impulse.body".
-  absl::Status CheckCommands(uint32_t slot,
-                             const google::protobuf::RepeatedPtrField<v1::Command>& commands,
-                             int pending_spawns, std::string* field) const;
-
-  /// Applies `inputs` in the order given (callers sort by slot, sequence),
-  /// each command re-checked against the state at that moment (a failing
-  /// command does nothing and is appended to *failures), then steps the
-  /// world once and updates the hash.
-  absl::Status Step(std::span<const v1::ConfirmedInput> inputs,
-                    std::vector<CommandFailure>* failures);
-
-  /// The checkpoint of the current tick. `last_sequence` is stored as is.
-  v1::Checkpoint SaveCheckpoint(
-      const std::vector<uint64_t>& last_sequence) const;
-
-  /// The owner slot of a body, 0 when none (or the body is dead).
-  uint32_t OwnerOf(BodyId id) const;
-  /// Owned bodies in index order.
-  std::vector<v1::OwnedBody> Owners() const;
-
- private:
-  Simulation() = default;
-  absl::Status ApplyCommand(uint32_t slot, const v1::Command& command);
-
-  v1::WorldConfig config_;
-  float time_step_ = 1.0f / 60.0f;
-  std::unique_ptr<World> world_;
-  std::map<std::string, SceneBody> templates_;
-  // body index -> (generation, slot). Ordered: checkpoints list it in order.
-  std::map<uint32_t, std::pair<uint32_t, uint32_t>> owners_;
-  uint64_t hash_ = 0;
-  std::string scratch_;
-};
+using sim::BuildScene;
+using sim::BuiltScene;
+using sim::CommandFailure;
+using sim::kMaxTicksAhead;
+using sim::NormalizeWorldConfig;
+using sim::Simulation;
+using sim::ToBodyId;
+using sim::ToBodyRef;
 
 }  // namespace atl::server
 

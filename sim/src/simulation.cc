@@ -1,4 +1,4 @@
-#include "atoll/server/simulation.h"
+#include "atoll/sim/simulation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include "atoll/hull.h"
 #include "atoll/snapshot.h"
 
-namespace atl::server {
+namespace atl::sim {
 namespace {
 
 // Worlds on the server all carry this world id inside their BodyIds.
@@ -545,6 +545,18 @@ absl::Status Simulation::ApplyCommand(uint32_t slot, const v1::Command& c) {
 
 absl::Status Simulation::Step(std::span<const v1::ConfirmedInput> inputs,
                               std::vector<CommandFailure>* failures) {
+  if (absl::Status s = ApplyAndStep(inputs, failures); !s.ok()) return s;
+  hash_ = HashWorld(*world_, &scratch_);
+  return absl::OkStatus();
+}
+
+absl::Status Simulation::StepUnhashed(std::span<const v1::ConfirmedInput> inputs,
+                                      std::vector<CommandFailure>* failures) {
+  return ApplyAndStep(inputs, failures);
+}
+
+absl::Status Simulation::ApplyAndStep(std::span<const v1::ConfirmedInput> inputs,
+                                      std::vector<CommandFailure>* failures) {
   for (const v1::ConfirmedInput& input : inputs) {
     for (int i = 0; i < input.commands_size(); ++i) {
       absl::Status s = ApplyCommand(input.slot(), input.commands(i));
@@ -553,8 +565,30 @@ absl::Status Simulation::Step(std::span<const v1::ConfirmedInput> inputs,
       }
     }
   }
-  if (absl::Status s = world_->Step(time_step_); !s.ok()) return s;
+  return world_->Step(time_step_);
+}
+
+absl::Status Simulation::RestoreCheckpoint(const v1::Checkpoint& checkpoint) {
+  if (absl::Status s = RestoreSnapshot(checkpoint.snapshot(), world_.get()); !s.ok()) {
+    return WithField(s, "checkpoint.snapshot");
+  }
+  owners_.clear();
+  for (const v1::OwnedBody& o : checkpoint.owners()) {
+    owners_[o.body().index()] = {o.body().generation(), o.slot()};
+  }
   hash_ = HashWorld(*world_, &scratch_);
+  if (checkpoint.state_hash() != 0 && checkpoint.state_hash() != hash_) {
+    return absl::DataLossError(absl::StrCat("checkpoint.state_hash: the snapshot of tick ",
+                                            checkpoint.tick(), " does not hash to the recorded value"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Simulation::CopyStateFrom(const Simulation& other) {
+  atl::SaveSnapshot(*other.world_, &scratch_);
+  if (absl::Status s = RestoreSnapshot(scratch_, world_.get()); !s.ok()) return s;
+  owners_ = other.owners_;
+  hash_ = other.hash_;
   return absl::OkStatus();
 }
 
@@ -568,4 +602,4 @@ v1::Checkpoint Simulation::SaveCheckpoint(const std::vector<uint64_t>& last_sequ
   return cp;
 }
 
-}  // namespace atl::server
+}  // namespace atl::sim

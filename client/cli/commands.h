@@ -1,0 +1,33 @@
+// atoll CLI — the commands that talk to an atoll-server or read its
+// recordings, one file each. `args` are the positional arguments after the
+// command name. Each returns the process exit code: 0 on success, 1 on a
+// failure (one line on stderr), 2 on a usage error.
+
+#ifndef ATOLL_CLIENT_CLI_COMMANDS_H_
+#define ATOLL_CLIENT_CLI_COMMANDS_H_
+
+#include <string>
+#include <vector>
+
+namespace atl::cli {
+
+/// atoll worlds: the server's worlds, one line each.
+int RunWorldsCommand(const std::vector<std::string>& args);
+/// atoll create SCENE: a world from a scene file or built-in name; prints
+/// its id and the slot tokens.
+int RunCreateCommand(const std::vector<std::string>& args);
+/// atoll destroy WORLD.
+int RunDestroyCommand(const std::vector<std::string>& args);
+/// atoll watch WORLD: ticks, awake bodies and events; --svg DIR frames.
+int RunWatchCommand(const std::vector<std::string>& args);
+/// atoll bot WORLD --players N: simulated players with prediction.
+int RunBotCommand(const std::vector<std::string>& args);
+/// atoll verify RECORDING: local re-simulation against the hash chain;
+/// exit 1 on a divergence.
+int RunVerifyCommand(const std::vector<std::string>& args);
+/// atoll batch SCENE --steps N: BatchService.Run with a progress bar.
+int RunBatchCommand(const std::vector<std::string>& args);
+
+}  // namespace atl::cli
+
+#endif  // ATOLL_CLIENT_CLI_COMMANDS_H_
