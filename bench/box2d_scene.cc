@@ -1,5 +1,8 @@
 #include "box2d_scene.h"
 
+#include <variant>
+#include <vector>
+
 namespace atl::bench {
 namespace {
 
@@ -76,12 +79,140 @@ void AddFixture(b2Body* body, const SceneShape& s) {
   }
 }
 
+// Box2D 2.4.1 joints are Atoll's minus a few features: it has no rotational
+// spring on revolute joints, no spring on prismatic joints and no linear
+// softness on welds; those parts are left out. A target joint becomes a
+// mouse joint on a shared static body.
+class JointBuilder {
+ public:
+  JointBuilder(b2World* world, const std::vector<b2Body*>& bodies)
+      : world_(world), bodies_(bodies) {}
+
+  void Add(const SceneJoint& j) {
+    std::visit([&](const auto& def) { Build(j, def); }, j.def);
+  }
+
+ private:
+  template <typename B2Def>
+  void Finish(const SceneJoint& j, B2Def* def, bool collide_connected) {
+    def->bodyA = bodies_[j.body_a];
+    def->bodyB = bodies_[j.body_b];
+    def->collideConnected = collide_connected;
+    world_->CreateJoint(def);
+  }
+
+  void Build(const SceneJoint& j, const DistanceJointDef& d) {
+    b2DistanceJointDef def;
+    def.localAnchorA = V(d.local_anchor_a);
+    def.localAnchorB = V(d.local_anchor_b);
+    def.length = d.length;
+    if (!d.enable_spring) {
+      def.minLength = def.maxLength = d.length;  // rigid in 2.4.1
+    } else {
+      def.minLength = d.enable_limit ? d.min_length : 0.0f;
+      def.maxLength = d.enable_limit ? d.max_length : kJointHugeLength;
+      b2LinearStiffness(def.stiffness, def.damping, d.hertz, d.damping_ratio, bodies_[j.body_a],
+                        bodies_[j.body_b]);
+    }
+    Finish(j, &def, d.collide_connected);
+  }
+
+  void Build(const SceneJoint& j, const RevoluteJointDef& d) {
+    b2RevoluteJointDef def;
+    def.localAnchorA = V(d.local_anchor_a);
+    def.localAnchorB = V(d.local_anchor_b);
+    def.referenceAngle = d.reference_angle;
+    def.enableLimit = d.enable_limit;
+    def.lowerAngle = d.lower_angle;
+    def.upperAngle = d.upper_angle;
+    def.enableMotor = d.enable_motor;
+    def.motorSpeed = d.motor_speed;
+    def.maxMotorTorque = d.max_motor_torque;
+    Finish(j, &def, d.collide_connected);
+  }
+
+  void Build(const SceneJoint& j, const PrismaticJointDef& d) {
+    b2PrismaticJointDef def;
+    def.localAnchorA = V(d.local_anchor_a);
+    def.localAnchorB = V(d.local_anchor_b);
+    def.localAxisA = V(Normalize(d.local_axis_a));
+    def.referenceAngle = d.reference_angle;
+    def.enableLimit = d.enable_limit;
+    def.lowerTranslation = d.lower_translation;
+    def.upperTranslation = d.upper_translation;
+    def.enableMotor = d.enable_motor;
+    def.motorSpeed = d.motor_speed;
+    def.maxMotorForce = d.max_motor_force;
+    Finish(j, &def, d.collide_connected);
+  }
+
+  void Build(const SceneJoint& j, const WeldJointDef& d) {
+    b2WeldJointDef def;
+    def.localAnchorA = V(d.local_anchor_a);
+    def.localAnchorB = V(d.local_anchor_b);
+    def.referenceAngle = d.reference_angle;
+    if (d.angular_hertz > 0.0f) {
+      b2AngularStiffness(def.stiffness, def.damping, d.angular_hertz, d.angular_damping_ratio,
+                         bodies_[j.body_a], bodies_[j.body_b]);
+    }
+    Finish(j, &def, d.collide_connected);
+  }
+
+  void Build(const SceneJoint& j, const WheelJointDef& d) {
+    b2WheelJointDef def;
+    def.localAnchorA = V(d.local_anchor_a);
+    def.localAnchorB = V(d.local_anchor_b);
+    def.localAxisA = V(Normalize(d.local_axis_a));
+    def.enableLimit = d.enable_limit;
+    def.lowerTranslation = d.lower_translation;
+    def.upperTranslation = d.upper_translation;
+    def.enableMotor = d.enable_motor;
+    def.motorSpeed = d.motor_speed;
+    def.maxMotorTorque = d.max_motor_torque;
+    if (d.enable_spring) {
+      b2LinearStiffness(def.stiffness, def.damping, d.hertz, d.damping_ratio, bodies_[j.body_a],
+                        bodies_[j.body_b]);
+    }
+    Finish(j, &def, d.collide_connected);
+  }
+
+  void Build(const SceneJoint& j, const MotorJointDef& d) {
+    b2MotorJointDef def;
+    def.linearOffset = V(d.linear_offset);
+    def.angularOffset = d.angular_offset;
+    def.maxForce = d.max_force;
+    def.maxTorque = d.max_torque;
+    def.correctionFactor = d.correction_factor;
+    Finish(j, &def, d.collide_connected);
+  }
+
+  void Build(const SceneJoint& j, const TargetJointDef& d) {
+    if (anchor_ == nullptr) {
+      b2BodyDef bd;
+      anchor_ = world_->CreateBody(&bd);
+    }
+    b2MouseJointDef def;
+    def.bodyA = anchor_;
+    def.bodyB = bodies_[j.body_b];
+    def.target = V(d.target);
+    def.maxForce = d.max_force;
+    b2LinearStiffness(def.stiffness, def.damping, d.hertz, d.damping_ratio, anchor_, def.bodyB);
+    world_->CreateJoint(&def);
+  }
+
+  b2World* world_;
+  const std::vector<b2Body*>& bodies_;
+  b2Body* anchor_ = nullptr;
+};
+
 }  // namespace
 
 std::unique_ptr<b2World> BuildBox2DWorld(const SceneDesc& desc) {
   auto world = std::make_unique<b2World>(V(desc.world.gravity));
   world->SetContinuousPhysics(desc.world.enable_continuous);
   world->SetAllowSleeping(desc.world.enable_sleep);
+  std::vector<b2Body*> bodies;
+  bodies.reserve(desc.bodies.size());
   for (const SceneBody& sb : desc.bodies) {
     b2BodyDef bd;
     bd.type = TypeOf(sb.def.type);
@@ -99,7 +230,10 @@ std::unique_ptr<b2World> BuildBox2DWorld(const SceneDesc& desc) {
     bd.enabled = sb.def.is_enabled;
     b2Body* body = world->CreateBody(&bd);
     for (const SceneShape& s : sb.shapes) AddFixture(body, s);
+    bodies.push_back(body);
   }
+  JointBuilder joints(world.get(), bodies);
+  for (const SceneJoint& j : desc.joints) joints.Add(j);
   return world;
 }
 

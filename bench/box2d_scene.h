@@ -12,10 +12,12 @@
 
 namespace atl::bench {
 
-/// A b2World with desc's gravity and every body and shape of desc. Shapes
-/// map one to one except capsules (Box2D 2.4.1 has none): a capsule becomes
-/// a rounded thin box, the closest 2.4.1 equivalent. Continuous physics
-/// follows desc.world.enable_continuous.
+/// A b2World with desc's gravity and every body, shape and joint of desc.
+/// Shapes map one to one except capsules (Box2D 2.4.1 has none): a capsule
+/// becomes a rounded thin box, the closest 2.4.1 equivalent. Joints map to
+/// their 2.4.1 counterparts (a target joint to a mouse joint), without the
+/// springs 2.4.1 lacks (revolute, prismatic, linear weld). Continuous
+/// physics follows desc.world.enable_continuous.
 std::unique_ptr<b2World> BuildBox2DWorld(const SceneDesc& desc);
 
 }  // namespace atl::bench

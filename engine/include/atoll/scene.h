@@ -10,13 +10,16 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "atoll/body.h"
 #include "atoll/geometry.h"
+#include "atoll/joint.h"
 #include "atoll/shape.h"
 #include "atoll/world.h"
 #include "atoll/world_def.h"
@@ -33,6 +36,19 @@ struct SceneBody {
   std::vector<SceneShape> shapes;
 };
 
+/// Any joint def; the alternatives follow JointType order.
+using SceneJointDef = std::variant<DistanceJointDef, RevoluteJointDef, PrismaticJointDef,
+                                   WeldJointDef, WheelJointDef, MotorJointDef, TargetJointDef>;
+
+/// A joint between two scene bodies, named by their index in
+/// SceneDesc::bodies. The body ids inside `def` are ignored (BuildWorld
+/// fills them in); a target joint uses only `body_b`.
+struct SceneJoint {
+  int32_t body_a = 0;
+  int32_t body_b = 0;
+  SceneJointDef def;
+};
+
 struct SceneDesc {
   std::string name;
   WorldDef world;
@@ -41,6 +57,8 @@ struct SceneDesc {
   int32_t steps = 0;
   /// Bodies in creation order; body i gets BodyId index i in a new world.
   std::vector<SceneBody> bodies;
+  /// Joints, created in order after every body.
+  std::vector<SceneJoint> joints;
   /// Half-size of the region the scene is meant to stay in, around the
   /// origin: a plausibility bound for benchmarks ("bodies inside the bounds").
   float bounds = 0.0f;
@@ -71,12 +89,17 @@ std::vector<SceneInfo> ListScenes();
 /// million bodies).
 absl::StatusOr<SceneDesc> MakeScene(std::string_view name, const SceneParams& params = {});
 
-/// A new world with desc.world settings and every body and shape of `desc`.
-/// InvalidArgument naming the body or shape when any def or geometry is bad.
+/// A new world with desc.world settings and every body, shape and joint of
+/// `desc`. InvalidArgument naming the body, shape or joint when any def,
+/// geometry or body index is bad.
 absl::StatusOr<std::unique_ptr<World>> BuildWorld(const SceneDesc& desc);
 
 /// Adds one scene body (and its shapes) to `world`.
 absl::StatusOr<BodyId> AddSceneBody(World* world, const SceneBody& body);
+
+/// Adds one scene joint to `world`; `bodies[i]` is the id of scene body i.
+absl::StatusOr<JointId> AddSceneJoint(World* world, const SceneJoint& joint,
+                                      std::span<const BodyId> bodies);
 
 }  // namespace atl
 

@@ -372,6 +372,15 @@ void BatchBvh::CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) {
   if (split_static_) CollectTree(statics_, aabb, ids);
 }
 
+void BatchBvh::CollectStaticAabb(const AABB& aabb, std::vector<int32_t>* ids) {
+  EnsureIndex();
+  if (split_static_) {
+    CollectTree(statics_, aabb, ids);
+    return;
+  }
+  BroadPhase::CollectStaticAabb(aabb, ids);
+}
+
 void BatchBvh::RayTree(const Tree& tree, RayVisitor* visitor) {
   float t = 0.0f;
   if (tree.empty() || !RayEntersAabb(visitor->input(), tree.root_box, &t)) {

@@ -101,6 +101,7 @@ class BatchBvh final : public BroadPhase {
   void OnRefit(int32_t id) override;
   void ComputePairs(std::vector<ProxyPair>* pairs) override;
   void CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) override;
+  void CollectStaticAabb(const AABB& aabb, std::vector<int32_t>* ids) override;
   void TraverseRay(RayVisitor* visitor) override;
 
   void Invalidate(int32_t id);

@@ -112,6 +112,21 @@ void BroadPhase::QueryAabb(const AABB& aabb, std::vector<int32_t>* ids) {
   std::sort(ids->begin(), ids->end());
 }
 
+void BroadPhase::QueryStaticAabb(const AABB& aabb, std::vector<int32_t>* ids) {
+  ids->clear();
+  if (static_count_ == 0) return;
+  CollectStaticAabb(aabb, ids);
+  std::sort(ids->begin(), ids->end());
+}
+
+void BroadPhase::CollectStaticAabb(const AABB& aabb, std::vector<int32_t>* ids) {
+  const size_t begin = ids->size();
+  CollectAabb(aabb, ids);
+  ids->erase(std::remove_if(ids->begin() + static_cast<std::ptrdiff_t>(begin), ids->end(),
+                            [this](int32_t id) { return (flags_[id] & kStaticFlag) == 0; }),
+             ids->end());
+}
+
 void BroadPhase::QueryAabb(const AABB& aabb,
                            absl::FunctionRef<bool(int32_t)> callback) {
   // Collect first and call in id order: the order a strategy finds proxies

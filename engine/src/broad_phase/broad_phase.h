@@ -124,6 +124,10 @@ class BroadPhase {
   /// ascending id order.
   void QueryAabb(const AABB& aabb, std::vector<int32_t>* ids);
 
+  /// Like QueryAabb, but only static proxies. Strategies that keep static
+  /// proxies apart search only those.
+  void QueryStaticAabb(const AABB& aabb, std::vector<int32_t>* ids);
+
   /// Calls `callback(id)` for each live proxy whose box overlaps `aabb`, in
   /// ascending id order, until it returns false.
   void QueryAabb(const AABB& aabb, absl::FunctionRef<bool(int32_t)> callback);
@@ -195,6 +199,10 @@ class BroadPhase {
   /// Appends the live proxies whose boxes overlap `aabb`, each once, in
   /// any order.
   virtual void CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) = 0;
+
+  /// Appends the live static proxies whose boxes overlap `aabb`, each once,
+  /// in any order. The default filters CollectAabb.
+  virtual void CollectStaticAabb(const AABB& aabb, std::vector<int32_t>* ids);
 
   /// Drives a ray cast: a strategy's TraverseRay walks its index and calls
   /// Visit() for each proxy it cannot rule out (each at most once), skipping

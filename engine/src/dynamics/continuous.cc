@@ -12,6 +12,7 @@ namespace atl {
 namespace {
 
 using Fast = ContinuousScratch::Fast;
+using FastShape = ContinuousScratch::FastShape;
 
 // Length of the chord between two rotations on the unit circle: a point at
 // distance r from the center of mass moves r * chord by the rotation alone,
@@ -42,6 +43,14 @@ AABB SweptShapeBox(const ShapeGeometry& shape, const Sweep& sweep, float max_ext
   const AABB box = Union(ComputeShapeAABB(shape, SweepStart(sweep)),
                          ComputeShapeAABB(shape, SweepEnd(sweep)));
   return Inflate(box, max_extent * RotationChord(sweep.q1, sweep.q2));
+}
+
+// The same for a body's solved motion, from its own step-start and current
+// poses (no renormalized rotations to recompute).
+AABB SweptShapeBox(const ShapeGeometry& shape, const Body& b) {
+  const Transform start{b.center0 - RotateVector(b.rotation0, b.local_center), b.rotation0};
+  const AABB box = Union(ComputeShapeAABB(shape, start), ComputeShapeAABB(shape, b.transform));
+  return Inflate(box, b.max_extent * RotationChord(b.rotation0, b.transform.q));
 }
 
 bool IsThin(ShapeType type) {
@@ -79,7 +88,9 @@ class Pass {
 
   void Run(const std::vector<int32_t>& awake_bodies) {
     s_->fast.clear();
+    s_->shapes.clear();
     s_->heap.clear();
+    statics_ = w_->broad_phase->static_count() > 0;
     s_->fast_count = s_->event_count = s_->toi_count = 0;
     if (s_->fast_of_body.size() < w_->bodies.size()) s_->fast_of_body.resize(w_->bodies.size(), -1);
     Gather(awake_bodies);
@@ -114,16 +125,24 @@ class Pass {
       if (!bullet) max_motion_ = Max(max_motion_, motion);
       if (b.type != BodyType::kDynamic || b.shapes.empty()) continue;
       if (!(motion > kFastMotionShare * b.min_extent)) continue;
+      // Without static shapes a non-bullet has nothing to hit (and as a
+      // bullet's target it moves as solved: no need to track it).
+      if (!bullet && !statics_) continue;
       Fast f;
       f.body = index;
       f.bullet = bullet;
       f.sweep = BodySweep(b);
-      bool first = true;
-      for (int32_t shape : b.shapes) {
-        const AABB box = SweptShapeBox(w_->shapes[shape].geometry, f.sweep, b.max_extent);
-        f.swept_box = first ? box : Union(f.swept_box, box);
-        first = false;
+      f.first_shape = static_cast<int32_t>(s_->shapes.size());
+      for (int32_t shape_index : b.shapes) {
+        const Shape& shape = w_->shapes[shape_index];
+        if (shape.is_sensor || !shape.has_proxy) continue;
+        FastShape& fs = s_->shapes.emplace_back();
+        fs.shape = shape_index;
+        fs.swept_box = SweptShapeBox(shape.geometry, b);
+        f.swept_box = f.shape_count == 0 ? fs.swept_box : Union(f.swept_box, fs.swept_box);
+        ++f.shape_count;
       }
+      if (f.shape_count == 0) continue;
       if (bullet) {
         max_bullet_motion_ = Max(max_bullet_motion_, motion);
         ++pending_bullets_;
@@ -142,8 +161,11 @@ class Pass {
     const Body& body = w_->bodies[f.body];
     // A bullet's candidates move too; their proxies still hold their
     // step-start boxes, which lie within max_motion_ of anything they swept.
-    const AABB query = f.bullet ? Inflate(f.swept_box, max_motion_) : f.swept_box;
-    w_->broad_phase->QueryAabb(query, &s_->query);
+    if (f.bullet) {
+      w_->broad_phase->QueryAabb(Inflate(f.swept_box, max_motion_), &s_->query);
+    } else {
+      w_->broad_phase->QueryStaticAabb(f.swept_box, &s_->query);
+    }
     float best = 1.0f;
     for (int32_t shape_index : s_->query) {
       const Shape& shape = w_->shapes[shape_index];
@@ -171,8 +193,8 @@ class Pass {
       other.box = other_body.type == BodyType::kStatic
                       ? shape.aabb
                       : SweptShapeBox(shape.geometry, other.sweep, other_body.max_extent);
-      for (int32_t fast_shape : body.shapes) {
-        const float t = ImpactOfShapes(f, fast_shape, other, best);
+      for (int32_t k = f.first_shape; k < f.first_shape + f.shape_count; ++k) {
+        const float t = ImpactOfShapes(f, &s_->shapes[k], other, best);
         if (t < best) {
           best = t;
           *carrier = other_body.type == BodyType::kStatic ? kNullIndex : shape.body;
@@ -184,41 +206,44 @@ class Pass {
 
   // The first impact of one fast shape against one other shape before
   // `limit`, or `limit`.
-  float ImpactOfShapes(const Fast& f, int32_t fast_shape, const Other& other, float limit) {
-    const Shape& fs = w_->shapes[fast_shape];
+  float ImpactOfShapes(const Fast& f, FastShape* fast_shape, const Other& other, float limit) {
     const Shape& os = w_->shapes[other.shape];
-    if (fs.is_sensor || !fs.has_proxy) return limit;
-    if (IsThin(fs.geometry.type) && IsThin(os.geometry.type)) return limit;  // never collide
-    if (!ShouldCollide(fs.filter, os.filter)) return limit;
-    const Body& body = w_->bodies[f.body];
-    if (!Overlaps(SweptShapeBox(fs.geometry, f.sweep, body.max_extent), other.box)) return limit;
-    const Vec2 centroid = ComputeShapeCentroid(fs.geometry);
+    if (!Overlaps(fast_shape->swept_box, other.box)) return limit;
+    const Shape& shape = w_->shapes[fast_shape->shape];
+    if (IsThin(shape.geometry.type) && IsThin(os.geometry.type)) return limit;  // never collide
+    if (!ShouldCollide(shape.filter, os.filter)) return limit;
+    if (!fast_shape->prepared) {
+      fast_shape->proxy = MakeShapeProxy(shape.geometry);
+      fast_shape->centroid = ComputeShapeCentroid(shape.geometry);
+      fast_shape->core_radius = 0.25f * ComputeShapeMinExtent(shape.geometry);
+      fast_shape->prepared = true;
+    }
+    const FastShape& fs = *fast_shape;
     if (os.geometry.type == ShapeType::kChainSegment) {
       // One-sided: a shape starting behind the chain passes through it.
       const Transform xo = SweepStart(other.sweep);
       const Segment& seg = os.geometry.chain_segment.segment;
       const Vec2 p1 = TransformPoint(xo, seg.point1), p2 = TransformPoint(xo, seg.point2);
-      const Vec2 c = TransformPoint(SweepStart(f.sweep), centroid);
+      const Vec2 c = TransformPoint(SweepStart(f.sweep), fs.centroid);
       if (Cross(p2 - p1, c - p1) > 0.0f) return limit;
     }
     TOIInput input;
-    input.proxy_a = MakeShapeProxy(fs.geometry);
+    input.proxy_a = fs.proxy;
     input.proxy_b = MakeShapeProxy(os.geometry);
     input.sweep_a = f.sweep;
     input.sweep_b = other.sweep;
-    const float core_radius = 0.25f * ComputeShapeMinExtent(fs.geometry);
-    if (other.stop >= 1.0f) return ImpactOfSweeps(&input, centroid, core_radius, limit);
+    if (other.stop >= 1.0f) return ImpactOfSweeps(&input, fs.centroid, fs.core_radius, limit);
     // The other body stopped at `stop` and rests there afterwards: sweep the
     // two pieces of its motion one after the other.
     const float stop = other.stop;
-    const float first = ImpactOfSweeps(&input, centroid, core_radius, Min(limit, stop));
+    const float first = ImpactOfSweeps(&input, fs.centroid, fs.core_radius, Min(limit, stop));
     if (first < Min(limit, stop) || stop >= limit) return Min(first, limit);
-    input.proxy_a = MakeShapeProxy(fs.geometry);
+    input.proxy_a = fs.proxy;
     input.sweep_a = SweepFrom(f.sweep, stop);
     input.sweep_b = RestingAt(other.sweep, stop);
     const float rest = 1.0f - stop;
     const float u_limit = (limit - stop) / rest;
-    const float u = ImpactOfSweeps(&input, centroid, core_radius, u_limit);
+    const float u = ImpactOfSweeps(&input, fs.centroid, fs.core_radius, u_limit);
     return u < u_limit ? Min(stop + u * rest, limit) : limit;
   }
 
@@ -395,6 +420,7 @@ class Pass {
 
   WorldState* w_;
   ContinuousScratch* s_;
+  bool statics_ = false;
   float max_motion_ = 0.0f;
   float max_bullet_motion_ = 0.0f;
   int32_t pending_bullets_ = 0;

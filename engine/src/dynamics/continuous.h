@@ -37,6 +37,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "atoll/distance.h"
+#include "atoll/filter.h"
+#include "atoll/geometry.h"
 #include "atoll/math.h"
 #include "atoll/time_of_impact.h"
 
@@ -65,8 +68,26 @@ struct ContinuousScratch {
     /// The moving body a bullet hit (kNullIndex: a static one or none): the
     /// bullet rides along with it for the rest of the step.
     int32_t carrier = -1;
+    /// Its colliding shapes: [first_shape, first_shape + shape_count) in
+    /// `shapes`.
+    int32_t first_shape = 0;
+    int32_t shape_count = 0;
+  };
+  /// A fast body's shape, prepared once per step (the TOI parts only when
+  /// a candidate first needs them).
+  struct FastShape {
+    int32_t shape = 0;
+    /// Box over the whole sweep.
+    AABB swept_box;
+    bool prepared = false;
+    ShapeProxy proxy;
+    /// Centroid in the body frame, and the radius of the core around it
+    /// that must never pass into another shape.
+    Vec2 centroid;
+    float core_radius = 0.0f;
   };
   std::vector<Fast> fast;
+  std::vector<FastShape> shapes;
   /// Body index -> index in `fast`, -1 for slow bodies (reset after use).
   std::vector<int32_t> fast_of_body;
   /// Min-heap of indices into `fast`.

@@ -1,9 +1,12 @@
 // The built-in scene table, BuildWorld and AddSceneBody.
 
 #include <algorithm>
+#include <type_traits>
+#include <variant>
 
 #include "absl/strings/str_cat.h"
 #include "atoll/scene.h"
+#include "scenes/joint_scenes.h"
 #include "scenes/motion_scenes.h"
 #include "scenes/stack_scenes.h"
 #include "scenes/stress_scenes.h"
@@ -20,12 +23,18 @@ struct SceneEntry {
 const SceneEntry kScenes[] = {
     {{"add_pair", "zero-g circles hit by a fast bullet box", "resting circles", 400},
      [](int32_t n, uint64_t s) { return scenes::AddPair(n, s); }},
+    {{"bridge", "a rope bridge of planks pinned end to end, loaded with boxes", "planks", 160},
+     [](int32_t n, uint64_t) { return scenes::Bridge(n); }},
+    {{"chain", "a chain of capsule links swinging down from a static anchor", "links", 40},
+     [](int32_t n, uint64_t) { return scenes::Chain(n); }},
     {{"diagonal", "bodies falling through diagonal static segments", "diagonal segments", 400},
      [](int32_t n, uint64_t s) { return scenes::Diagonal(n, s); }},
     {{"falling_circles", "circles of mixed size falling onto the ground", "circles", 1000},
      [](int32_t n, uint64_t s) { return scenes::FallingCircles(n, s); }},
     {{"falling_squares", "squares of mixed size falling onto the ground", "squares", 1000},
      [](int32_t n, uint64_t s) { return scenes::FallingSquares(n, s); }},
+    {{"joint_grid", "a net of circles pinned to their neighbours (Box2D v3 benchmark)", "circles per side", 100},
+     [](int32_t n, uint64_t) { return scenes::JointGrid(n); }},
     {{"large_pyramid", "one pyramid of boxes (Box2D v3 benchmark)", "boxes in the bottom row", 100},
      [](int32_t n, uint64_t) { return scenes::LargePyramid(n); }},
     {{"many_pyramids", "pyramids of base 10 in rows of 20 (Box2D v3 benchmark)", "pyramids", 400},
@@ -38,6 +47,8 @@ const SceneEntry kScenes[] = {
      [](int32_t n, uint64_t) { return scenes::N2(n); }},
     {{"pyramid", "a pyramid of boxes on the ground", "boxes in the bottom row", 20},
      [](int32_t n, uint64_t) { return scenes::Pyramid(n); }},
+    {{"ragdolls", "ragdolls of 11 bones falling in rows onto a pile", "ragdolls", 100},
+     [](int32_t n, uint64_t) { return scenes::Ragdolls(n); }},
     {{"slow_explosion", "zero-g circles drifting slowly apart", "circles", 1000},
      [](int32_t n, uint64_t) { return scenes::SlowExplosion(n); }},
     {{"smash", "a ram at 40 m/s into a block of sleeping boxes (Box2D v3 benchmark)", "boxes", 9600},
@@ -103,13 +114,53 @@ absl::StatusOr<BodyId> AddSceneBody(World* world, const SceneBody& body) {
   return id;
 }
 
+absl::StatusOr<JointId> AddSceneJoint(World* world, const SceneJoint& joint,
+                                      std::span<const BodyId> bodies) {
+  const int32_t count = static_cast<int32_t>(bodies.size());
+  const bool is_target = std::holds_alternative<TargetJointDef>(joint.def);
+  if (joint.body_b < 0 || joint.body_b >= count ||
+      (!is_target && (joint.body_a < 0 || joint.body_a >= count))) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("body index out of range (", joint.body_a, ", ", joint.body_b, " of ", count, ")"));
+  }
+  const BodyId a = is_target ? BodyId() : bodies[joint.body_a];
+  const BodyId b = bodies[joint.body_b];
+  return std::visit(
+      [&](auto def) -> absl::StatusOr<JointId> {
+        using T = decltype(def);
+        if constexpr (std::is_same_v<T, TargetJointDef>) {
+          def.body = b;
+          return world->CreateTargetJoint(def);
+        } else {
+          def.body_a = a;
+          def.body_b = b;
+          if constexpr (std::is_same_v<T, DistanceJointDef>) return world->CreateDistanceJoint(def);
+          if constexpr (std::is_same_v<T, RevoluteJointDef>) return world->CreateRevoluteJoint(def);
+          if constexpr (std::is_same_v<T, PrismaticJointDef>) return world->CreatePrismaticJoint(def);
+          if constexpr (std::is_same_v<T, WeldJointDef>) return world->CreateWeldJoint(def);
+          if constexpr (std::is_same_v<T, WheelJointDef>) return world->CreateWheelJoint(def);
+          if constexpr (std::is_same_v<T, MotorJointDef>) return world->CreateMotorJoint(def);
+        }
+      },
+      joint.def);
+}
+
 absl::StatusOr<std::unique_ptr<World>> BuildWorld(const SceneDesc& desc) {
   absl::StatusOr<std::unique_ptr<World>> world = World::Create(desc.world);
   if (!world.ok()) return world.status();
+  std::vector<BodyId> ids;
+  ids.reserve(desc.bodies.size());
   for (size_t i = 0; i < desc.bodies.size(); ++i) {
     absl::StatusOr<BodyId> id = AddSceneBody(world->get(), desc.bodies[i]);
     if (!id.ok()) {
       return absl::InvalidArgumentError(absl::StrCat("body ", i, ": ", id.status().message()));
+    }
+    ids.push_back(*id);
+  }
+  for (size_t i = 0; i < desc.joints.size(); ++i) {
+    absl::StatusOr<JointId> id = AddSceneJoint(world->get(), desc.joints[i], ids);
+    if (!id.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("joint ", i, ": ", id.status().message()));
     }
   }
   return world;

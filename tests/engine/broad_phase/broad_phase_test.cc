@@ -315,6 +315,31 @@ TEST_P(BroadPhaseContractTest, RefitKeepsQueriesAndNextPairsExact) {
   }
 }
 
+TEST_P(BroadPhaseContractTest, QueryStaticAabbIsTheStaticPartOfQueryAabb) {
+  // Mostly static puts the statics in their own tree in batch_bvh; uniform
+  // keeps them with the rest.
+  for (SceneKind kind : {SceneKind::kUniform, SceneKind::kMostlyStatic}) {
+    SceneDriver scene(kind, 600, 7, {GetParam()});
+    std::vector<ProxyPair> pairs;
+    std::vector<int32_t> all, statics;
+    for (int32_t frame = 0; frame < 6; ++frame) {
+      scene.phase(0).UpdatePairs(&pairs);
+      for (int32_t q = 0; q < 20; ++q) {
+        const AABB box = scene.RandomQueryBox();
+        scene.phase(0).QueryAabb(box, &all);
+        scene.phase(0).QueryStaticAabb(box, &statics);
+        std::vector<int32_t> expected;
+        for (int32_t id : all) {
+          if (scene.phase(0).GetData(id).is_static) expected.push_back(id);
+        }
+        ASSERT_EQ(statics, expected) << test::SceneName(kind) << " frame " << frame;
+      }
+      scene.RefitSome(3);
+      scene.Step();
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     AllStrategies, BroadPhaseContractTest,
     ::testing::Values(BroadPhaseType::kBatchBvh, BroadPhaseType::kKdSap,
