@@ -287,7 +287,7 @@ int WritePlot(const std::string& png, const std::vector<Row>& rows) {
                "set output '%s'\n"
                "set multiplot layout %zu,%zu title 'atoll-bench broadphase: "
                "ms per frame (1 thread)'\n"
-               "set logscale xy\nset grid\nset key top left\n"
+               "set termoption noenhanced\nset logscale xy\nset grid\nset key top left\n"
                "set xlabel 'objects'\nset ylabel 'ms per frame'\n",
                560 * columns, 420 * plot_rows, png.c_str(), plot_rows, columns);
   for (size_t p = 0; p < panels.size(); ++p) {

@@ -14,10 +14,22 @@ constexpr int32_t kFirstStart = -300;
 constexpr int32_t kLastStart = 100;
 constexpr int32_t kMaxBounces = 2;
 constexpr float kRestitution = 0.3f;
-// Gravity: the attractor jumps between four spots every this many frames;
-// the scene starts after a pre-roll that lets the first cluster form.
-constexpr int32_t kAttractorPeriod = 100;
-constexpr int32_t kGravityPreroll = 150;
+// No object moves more than this per frame: Box2D's b2_maxTranslation, the
+// most a body can move in one step of a physics engine.
+constexpr float kMaxSpeed = 2.0f;
+// Free Fall: earth gravity at 30 frames per second (units are meters),
+// drops of a few body lengths.
+constexpr float kGravity = 9.8f / 900.0f;
+constexpr float kMinDrop = 5.0f;
+constexpr float kMaxDrop = 25.0f;
+// Gravity: the attractor glides along a circle at this speed (per frame),
+// slower than any object can follow; each object is pulled toward its place
+// in the cluster with a strength in [0.5, 1.5] times kPull, against drag.
+constexpr float kAttractorSpeed = 0.5f;
+constexpr float kPull = 0.15f;
+constexpr float kDrag = 0.9f;
+constexpr float kJitter = 0.2f;
+constexpr int32_t kGravityPreroll = 30;
 
 }  // namespace
 
@@ -95,7 +107,6 @@ Scenario::Scenario(ScenarioKind kind, SizeMix sizes, int32_t count,
     for (Object& object : objects_) object.half *= scale;
   }
   side_ = std::sqrt(50.0f * static_cast<float>(count));
-  gravity_ = 0.1f * side_ / 900.0f;  // 10% of the side per s^2 at 30 fps
   boxes_.resize(objects_.size());
   displacement_.assign(objects_.size(), Vec2{});
   switch (kind_) {
@@ -149,13 +160,12 @@ void Scenario::InitFreeFall() {
     bottom = Max(0.0f, bottom - 0.05f);
     for (int32_t c = c0; c <= c1; ++c) height[c] = bottom + 2.0f * ey;
     object.rest_y = bottom + ey;
-    // Dropped from 10-20% of the side above the resting place.
-    object.position = {x, object.rest_y + side_ * Uniform(0.1f, 0.2f)};
+    object.position = {x, object.rest_y + Uniform(kMinDrop, kMaxDrop)};
   }
   // Objects that started before frame 0 have been falling (or lie still).
   for (Object& object : objects_) {
     for (int32_t f = object.start_frame; f < 0 && !object.resting; ++f) {
-      object.velocity.y -= gravity_;
+      object.velocity.y = Max(object.velocity.y - kGravity, -kMaxSpeed);
       object.position.y += object.velocity.y;
       if (object.position.y <= object.rest_y) {
         object.position.y = object.rest_y;
@@ -179,22 +189,33 @@ void Scenario::InitBrownian() {
 
 void Scenario::InitGravity() {
   // Each object's place in the packed cluster: a random point of a disc
-  // holding all objects at slightly below full density.
+  // holding all objects at slightly below full density. The objects start
+  // there (plus a little scatter) and a short pre-roll sets them moving.
   const float radius = std::sqrt(1.15f * static_cast<float>(objects_.size()) / kPi);
+  const Vec2 attractor = AttractorAt(0);
   for (Object& object : objects_) {
-    object.position = {Uniform(0.0f, side_), Uniform(0.0f, side_)};
     Vec2 d;
     do {
       d = {Uniform(-1.0f, 1.0f), Uniform(-1.0f, 1.0f)};
     } while (LengthSquared(d) > 1.0f);
     object.slot = radius * d;
-    // Objects differ in how hard they are pulled, so they stream across
-    // each other's paths instead of moving as one block.
+    object.position = attractor + object.slot +
+                      Vec2{Uniform(-2.0f, 2.0f), Uniform(-2.0f, 2.0f)};
+    // Objects differ in how hard they are pulled, so they churn and
+    // stream past each other instead of moving as one block.
     object.stiffness = Uniform(0.5f, 1.5f);
   }
-  // Start from a formed cluster rather than the initial uniform cloud.
   for (int32_t f = 0; f < kGravityPreroll; ++f) StepGravity();
   frame_ = 0;
+}
+
+Vec2 Scenario::AttractorAt(int32_t frame) const {
+  // A circle of radius side/4 around the center, travelled at
+  // kAttractorSpeed. (The bench may use libm; only the engine may not.)
+  const float radius = 0.25f * side_;
+  const float angle = kAttractorSpeed * static_cast<float>(frame) / radius;
+  return {0.5f * side_ + radius * std::cos(angle),
+          0.5f * side_ + radius * std::sin(angle)};
 }
 
 void Scenario::StepFreeFall() {
@@ -202,7 +223,7 @@ void Scenario::StepFreeFall() {
     Object& object = objects_[i];
     if (object.resting || frame_ < object.start_frame) continue;
     const Vec2 before = object.position;
-    object.velocity.y -= gravity_;
+    object.velocity.y = Max(object.velocity.y - kGravity, -kMaxSpeed);
     object.position.y += object.velocity.y;
     if (object.position.y <= object.rest_y) {
       object.position.y = object.rest_y;
@@ -238,23 +259,22 @@ void Scenario::StepBrownian() {
 }
 
 void Scenario::StepGravity() {
-  static constexpr float kSpots[4][2] = {
-      {0.25f, 0.25f}, {0.75f, 0.3f}, {0.7f, 0.75f}, {0.3f, 0.7f}};
-  const int32_t spot = (frame_ / kAttractorPeriod) % 4;
-  const Vec2 attractor{kSpots[spot][0] * side_, kSpots[spot][1] * side_};
+  const Vec2 attractor = AttractorAt(frame_);
   const bool spin = sizes_ == SizeMix::kAssorted;
   for (size_t i = 0; i < objects_.size(); ++i) {
     Object& object = objects_[i];
     const Vec2 before = object.position;
-    // Pulled toward its place in the cluster with the scene's gravity
-    // (constant magnitude far away, a spring within 2% of the side), with
-    // some drag so the cluster settles.
+    // A constant pull toward the object's place, softened into a spring in
+    // the last 2 units, with drag, a random kick and the speed limit.
     const Vec2 to_target = attractor + object.slot - object.position;
     const float distance = Length(to_target);
-    const float reach = 0.02f * side_;
-    const float pull = object.stiffness * gravity_ / Max(distance, reach);
-    object.velocity = 0.98f * object.velocity + pull * to_target;
-    object.position += object.velocity;
+    const float pull = object.stiffness * kPull / Max(distance, 2.0f);
+    Vec2 v = kDrag * object.velocity + pull * to_target +
+             Vec2{Uniform(-kJitter, kJitter), Uniform(-kJitter, kJitter)};
+    const float speed = Length(v);
+    if (speed > kMaxSpeed) v *= kMaxSpeed / speed;
+    object.velocity = v;
+    object.position += v;
     if (spin) object.rotation = IntegrateRotation(object.rotation, Uniform(-0.05f, 0.05f));
     displacement_[i] = object.position - before;
     moved_.push_back(static_cast<int32_t>(i));

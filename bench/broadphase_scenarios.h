@@ -4,16 +4,18 @@
 //             a heap; at any time most are at rest and few change.
 // Brownian    incoherent: uniformly spread objects jump in random
 //             directions every frame.
-// Gravity     incoherent and clustered: objects fall toward an attractor
-//             that jumps between four spots (every 100 frames), packing
-//             densely around it; each object is pulled a little harder or
-//             softer, so the streams cross.
+// Gravity     incoherent and clustered: objects packed densely around an
+//             attractor that glides across the world; each is pulled a
+//             little harder or softer and kicked at random, so they churn
+//             and stream past each other.
 //
-// As in the paper the world's area is 50 times the objects' total area and
-// gravity is 10% of the world's side per second squared, at 30 frames per
-// second, so a scene looks the same at any object count. "assorted" mixes
-// bars, planks, squares and small/big/random squares, scaled so that the
-// total area equals the "equal" (unit squares) case.
+// As in the paper the world's area is 50 times the objects' total area.
+// Unlike the paper, speeds do not grow with the world: no object moves more
+// than 2 units (its own size) per frame, Box2D's b2_maxTranslation, the
+// most a body moves in one step of a physics engine; falls are a few dozen
+// units under earth gravity at 30 frames per second. "assorted" mixes bars,
+// planks, squares and small/big/random squares, scaled so that the total
+// area equals the "equal" (unit squares) case.
 //
 // A scenario is a pure function of (kind, sizes, count, seed): every
 // contender replays exactly the same boxes.
@@ -68,6 +70,7 @@ class Scenario {
   };
 
   AABB BoxOf(const Object& object) const;
+  Vec2 AttractorAt(int32_t frame) const;
   void InitFreeFall();
   void InitBrownian();
   void InitGravity();
@@ -81,8 +84,7 @@ class Scenario {
   SizeMix sizes_;
   uint64_t rng_;
   int32_t frame_ = 0;
-  float side_ = 0.0f;     // world side length
-  float gravity_ = 0.0f;  // per frame squared
+  float side_ = 0.0f;  // world side length
   std::vector<Object> objects_;
   std::vector<AABB> boxes_;
   std::vector<Vec2> displacement_;

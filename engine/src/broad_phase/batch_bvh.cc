@@ -35,6 +35,37 @@ struct GroupBounds {
   Vec2 center_max() const { return {cux, cuy}; }
 };
 
+// Items of a node with fewer than this many items fit in the L2 cache; larger
+// ones stream from memory (see BuildNode).
+constexpr int32_t kFusedBoundsMin = 8192;
+
+template <int kAxis>
+inline float DoubledCenter(const AABB& b) {
+  return kAxis == 0 ? b.lower.x + b.upper.x : b.lower.y + b.upper.y;
+}
+
+// Partitions src[begin, end) into dst by doubled center against `split`:
+// left-goers fill dst from the front, right-goers from the back. Each item
+// is stored at both ends and only the matching cursor advances, so the loop
+// has no data-dependent branch. With kBounds also accumulates each side's
+// bounds into sides[0] (left) and sides[1] (right). Returns the split index.
+template <int kAxis, bool kBounds>
+int32_t Partition(const ProxyItem* src, ProxyItem* dst, int32_t begin,
+                  int32_t end, float split, GroupBounds sides[2]) {
+  ProxyItem* front = dst + begin;
+  ProxyItem* back = dst + end - 1;
+  for (int32_t k = begin; k < end; ++k) {
+    const ProxyItem& item = src[k];
+    const bool left = DoubledCenter<kAxis>(item.box) < split;
+    *front = item;
+    *back = item;
+    front += left ? 1 : 0;
+    back -= left ? 0 : 1;
+    if constexpr (kBounds) sides[left ? 0 : 1].Add(item.box);
+  }
+  return static_cast<int32_t>(front - dst);
+}
+
 }  // namespace
 
 void BatchBvh::Invalidate(int32_t id) {
@@ -151,6 +182,8 @@ uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end,
   const float lo = x_axis ? cmin.x : cmin.y;
   const float hi = x_axis ? cmax.x : cmax.y;
   int32_t mid = begin + count / 2;
+  GroupBounds sides[2];
+  bool have_bounds = false;
   if (depth >= kMedianDepth) {
     // Ties broken by id so the arrangement is a function of the input only.
     std::nth_element(src + begin, src + mid, src + end,
@@ -164,31 +197,31 @@ uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end,
     std::copy(src + begin, src + end, dst + begin);
   } else if (lo < hi) {
     const float split = 0.5f * lo + 0.5f * hi;
-    // Left-goers fill dst from the front, right-goers from the back; each
-    // item is stored at both ends and only the matching cursor advances.
-    ProxyItem* front = dst + begin;
-    ProxyItem* back = dst + end - 1;
-    const int offset = x_axis ? 0 : 1;
-    for (int32_t k = begin; k < end; ++k) {
-      const ProxyItem& item = src[k];
-      const float* b = &item.box.lower.x;
-      const bool left = b[offset] + b[offset + 2] < split;
-      *front = item;
-      *back = item;
-      front += left ? 1 : 0;
-      back -= left ? 0 : 1;
-    }
-    mid = static_cast<int32_t>(front - dst);
+    // Big nodes stream from memory: there the children's bounds are taken
+    // in the same pass instead of re-reading the items.
+    const bool fused = count >= kFusedBoundsMin;
+    mid = x_axis ? (fused ? Partition<0, true>(src, dst, begin, end, split, sides)
+                          : Partition<0, false>(src, dst, begin, end, split, sides))
+                 : (fused ? Partition<1, true>(src, dst, begin, end, split, sides)
+                          : Partition<1, false>(src, dst, begin, end, split, sides));
+    have_bounds = fused;
     // All centers on one side (rounding): any halving is as good.
-    if (mid == begin || mid == end) mid = begin + count / 2;
+    if (mid == begin || mid == end) {
+      mid = begin + count / 2;
+      have_bounds = false;
+    }
   } else {
     // All centers coincide.
     std::copy(src + begin, src + end, dst + begin);
   }
-  GroupBounds left;
-  GroupBounds right;
-  for (int32_t i = begin; i < mid; ++i) left.Add(dst[i].box);
-  for (int32_t i = mid; i < end; ++i) right.Add(dst[i].box);
+  if (!have_bounds) {
+    sides[0] = GroupBounds();
+    sides[1] = GroupBounds();
+    for (int32_t i = begin; i < mid; ++i) sides[0].Add(dst[i].box);
+    for (int32_t i = mid; i < end; ++i) sides[1].Add(dst[i].box);
+  }
+  const GroupBounds& left = sides[0];
+  const GroupBounds& right = sides[1];
   const AABB left_box = left.box();
   const AABB right_box = right.box();
   {

@@ -695,15 +695,29 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
   written_ += stay_count;
 
   // The sweep axis: across the plane for inner nodes (their objects line
-  // up along it); for leaves the axis of largest spread, switched only on
-  // a clear win so the order survives from step to step.
+  // up along it). For leaves the axis where a sweep meets the fewest
+  // candidates: each object sees the others whose lower bound falls within
+  // its extent, about count * extent / spread of them, so the axis with the
+  // smallest mean extent per standard deviation of centers (the paper's
+  // "largest variance", corrected for long objects). Switched only on a
+  // clear win so the order survives from step to step.
   int32_t sap_axis = nodes_[n].sap_axis;
   if (leaf && stay_count > 1) {
     Spread spread;
-    for (int32_t k = 0; k < stay_count; ++k) spread.Add(block[k].box);
-    const double var_now = spread.Variance(sap_axis);
-    const double var_other = spread.Variance(1 - sap_axis);
-    if (var_other > 1.5 * var_now) sap_axis = 1 - sap_axis;
+    double extent[2] = {0.0, 0.0};
+    for (int32_t k = 0; k < stay_count; ++k) {
+      const AABB& b = block[k].box;
+      spread.Add(b);
+      extent[0] += static_cast<double>(b.upper.x) - b.lower.x;
+      extent[1] += static_cast<double>(b.upper.y) - b.lower.y;
+    }
+    // cost_a ~ extent_a / sqrt(var_a); compare squares to avoid sqrt.
+    const int32_t now = sap_axis;
+    const int32_t other = 1 - sap_axis;
+    const double cost_now = extent[now] * extent[now] * spread.Variance(other);
+    const double cost_other =
+        extent[other] * extent[other] * spread.Variance(now);
+    if (1.5 * 1.5 * cost_other < cost_now) sap_axis = other;
   } else if (!leaf) {
     sap_axis = 1 - axis;
   }
