@@ -123,7 +123,7 @@ void BroadPhase::CollectStaticAabb(const AABB& aabb, std::vector<int32_t>* ids) 
   const size_t begin = ids->size();
   CollectAabb(aabb, ids);
   ids->erase(std::remove_if(ids->begin() + static_cast<std::ptrdiff_t>(begin), ids->end(),
-                            [this](int32_t id) { return (flags_[id] & kStaticFlag) == 0; }),
+                            [this](int32_t id) { return (proxies_[id].flags & kStaticFlag) == 0; }),
              ids->end());
 }
 

@@ -176,6 +176,7 @@ void UpdateContacts(WorldState* w) {
   // as they are until something wakes one side.
   const int32_t capacity = w->contact_ids.Capacity();
   for (int32_t i = 0; i < capacity; ++i) {
+    if (!w->contact_ids.IsAlive(i)) continue;
     Contact& c = w->contacts[i];
     if (ProxyIsStatic(w->bodies[c.body_a]) && ProxyIsStatic(w->bodies[c.body_b])) {
       c.flags |= kContactPersisted;
