@@ -120,8 +120,8 @@ MassData PolygonMass(const Polygon& polygon, float density) {
       if (theta <= 0.0f) continue;
       const float m = 0.5f * density * theta * r * r;
       // Sector about its apex: m r^2 / 2 (like a disc); centroid at
-      // 4 r sin(theta/2) / (3 theta) along the bisector, where
-      // sin(theta/2) = |n1 - n0| / 2.
+      // 4 r s / (3 theta) along the bisector, where s, the sine of half
+      // the angle, is |n1 - n0| / 2.
       const float half_chord = 0.5f * Length(n1 - n0);
       const float d = (4.0f * r * half_chord) / (3.0f * theta);
       const Vec2 c = MulAdd(v[i], d, Normalize(n0 + n1));

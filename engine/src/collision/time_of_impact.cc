@@ -14,7 +14,7 @@
 // The rotation rate bound: q(t) = normalize((1 - t) q1 + t q2). The
 // unnormalized interpolant has angular rate |cross(q1, q2)| / |q(t)|^2 and
 // |q(t)|^2 >= (1 + dot(q1, q2)) / 2 (its value at t = 1/2 for unit q1, q2),
-// so w <= 2 |cross| / (1 + dot), i.e. 2 tan(theta / 2) for a turn of theta.
+// so w <= 2 |cross| / (1 + dot): twice the tangent of half the turn.
 
 #include "atoll/time_of_impact.h"
 

@@ -10,8 +10,10 @@
 // Accuracy (measured by tests/engine/core/trig_test.cc against double
 // precision libm over a dense sweep; the bounds are asserted there and
 // repeated in docs/determinism.md):
-//   MakeRot:  |c - cos(a)| and |s - sin(a)| <= 2.0e-7 for |a| <= 1e5 rad.
-//   Atan2:    |Atan2(y, x) - atan2(y, x)| <= 3.5e-7 rad for all finite inputs.
+//   MakeRot:  each of c, s within 2.0e-7 of the exact cosine and sine of a,
+//             for |a| <= 1e5 rad.
+//   Atan2:    within 3.5e-7 rad of the exact arctangent for all finite
+//             inputs.
 
 #include <cstdint>
 
@@ -50,10 +52,11 @@ constexpr float kInvFact6 = 1.0f / 720.0f;
 constexpr float kInvFact8 = 1.0f / 40320.0f;
 constexpr float kInvFact10 = 1.0f / 3628800.0f;
 
-// atan(t) for t in [0, 1] is first reduced to |u| <= tan(pi/12) ~= 0.268 by
-// atan(t) = pi/6 + atan((sqrt(3) t - 1) / (sqrt(3) + t)); on that interval
-// the Taylor series u - u^3/3 + ... - u^11/11 has a truncation error below
-// u^13/13 < 3e-9.
+// The arctangent of t in [0, 1] is first reduced to |u| <= 0.268 (the
+// tangent of pi/12) by the identity
+//   arctan t = pi/6 + arctan u,  u = (sqrt3 t - 1) / (sqrt3 + t);
+// on that interval the Taylor series u - u^3/3 + ... - u^11/11 has a
+// truncation error below u^13/13 < 3e-9.
 constexpr float kTanPiOver12 = 0.267949192431122706f;
 constexpr float kSqrt3 = 1.73205080756887729f;
 constexpr float kPiOver6 = 0.523598775598298873f;
@@ -82,7 +85,7 @@ float AtanPoly(float u) {
   return u + u * z * p;
 }
 
-// atan(t) for t in [0, 1].
+// The arctangent of t in [0, 1].
 float AtanUnit(float t) {
   if (t <= kTanPiOver12) return AtanPoly(t);
   const float u = (kSqrt3 * t - 1.0f) / (kSqrt3 + t);
