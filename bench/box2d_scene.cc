@@ -39,7 +39,9 @@ void AddFixture(b2Body* body, const SceneShape& s) {
     }
     case ShapeType::kCapsule: {
       const Vec2 axis = Normalize(g.capsule.center2 - g.capsule.center1);
-      const Vec2 side = 0.001f * LeftPerp(axis);
+      // Box2D welds polygon vertices closer than half its linear slop, so
+      // the core box must be at least that thick.
+      const Vec2 side = b2_linearSlop * LeftPerp(axis);
       const b2Vec2 pts[4] = {V(g.capsule.center1 - side), V(g.capsule.center2 - side),
                              V(g.capsule.center2 + side), V(g.capsule.center1 + side)};
       b2PolygonShape p;

@@ -98,7 +98,9 @@ class Pass {
     for (int32_t fi = 0; fi < static_cast<int32_t>(s_->fast.size()); ++fi) {
       Fast& f = s_->fast[fi];
       f.fraction = FirstImpactOf(fi, &f.carrier);
-      HeapPush(fi);
+      // A non-bullet that hits nothing never will (statics do not move);
+      // a bullet may, once a body stops in its way.
+      if (f.fraction < 1.0f || f.bullet) HeapPush(fi);
     }
     while (!s_->heap.empty() && s_->fast[s_->heap.front()].fraction < 1.0f) {
       const int32_t fi = HeapPop();
@@ -119,15 +121,12 @@ class Pass {
   void Gather(const std::vector<int32_t>& awake_bodies) {
     for (int32_t index : awake_bodies) {
       const Body& b = w_->bodies[index];
-      if (b.type == BodyType::kStatic) continue;
-      const float motion = MotionBound(b);
-      const bool bullet = b.type == BodyType::kDynamic && b.is_bullet;
-      if (!bullet) max_motion_ = Max(max_motion_, motion);
       if (b.type != BodyType::kDynamic || b.shapes.empty()) continue;
-      if (!(motion > kFastMotionShare * b.min_extent)) continue;
+      const bool bullet = b.is_bullet;
       // Without static shapes a non-bullet has nothing to hit (and as a
       // bullet's target it moves as solved: no need to track it).
       if (!bullet && !statics_) continue;
+      if (!IsFast(b)) continue;
       Fast f;
       f.body = index;
       f.bullet = bullet;
@@ -144,13 +143,34 @@ class Pass {
       }
       if (f.shape_count == 0) continue;
       if (bullet) {
-        max_bullet_motion_ = Max(max_bullet_motion_, motion);
+        max_bullet_motion_ = Max(max_bullet_motion_, MotionBound(b));
         ++pending_bullets_;
       }
       s_->fast_of_body[index] = static_cast<int32_t>(s_->fast.size());
       s_->fast.push_back(f);
     }
     s_->fast_count = static_cast<int32_t>(s_->fast.size());
+    if (pending_bullets_ == 0) return;
+    // Bullets sweep against moving bodies: how far did those move?
+    for (int32_t index : awake_bodies) {
+      const Body& b = w_->bodies[index];
+      if (b.type == BodyType::kStatic || (b.type == BodyType::kDynamic && b.is_bullet)) continue;
+      max_motion_ = Max(max_motion_, MotionBound(b));
+    }
+  }
+
+  // MotionBound(b) > kFastMotionShare * min_extent, without square roots
+  // for the clear cases: with a = |dc| and r = max_extent * chord,
+  // a^2 + r^2 <= (a + r)^2 <= 2 (a^2 + r^2).
+  static bool IsFast(const Body& b) {
+    const float limit = kFastMotionShare * b.min_extent;
+    const Vec2 turn{b.transform.q.c - b.rotation0.c, b.transform.q.s - b.rotation0.s};
+    const float squares = LengthSquared(b.center - b.center0) +
+                          b.max_extent * b.max_extent * LengthSquared(turn);
+    const float limit_sq = limit * limit;
+    if (squares > limit_sq) return true;
+    if (2.0f * squares <= limit_sq) return false;
+    return MotionBound(b) > limit;
   }
 
   // The earliest impact of fast body `fi` in [0, 1), or 1, and the moving

@@ -1,5 +1,6 @@
 #include "dynamics/solver.h"
 
+#include "dynamics/island.h"
 #include "dynamics/joints/joint.h"
 #include "world/world_state.h"
 
@@ -101,9 +102,14 @@ void Finalize(WorldState* w, float time_step, SolverScratch* s) {
         w->bodies[other].sleep_time = 0.0f;
         if (w->bodies[other].island != kNullIndex) s->restless_islands[w->bodies[other].island] = 1;
       }
+      // Jointed bodies are woken too (a contact would wake them on touch; a
+      // joint to a sleeping body would just stretch).
       for (int32_t j : b.joints) {
         const int32_t other = OtherJointBody(w->joints[j], s->awake_bodies[i]);
-        if (other != kNullIndex) w->bodies[other].sleep_time = 0.0f;
+        if (other == kNullIndex) continue;
+        Body& held = w->bodies[other];
+        held.sleep_time = 0.0f;
+        if (held.island != kNullIndex && !held.awake) WakeIsland(w, held.island);
       }
     }
     if (b.island != kNullIndex && b.sleep_time < time_to_sleep) s->restless_islands[b.island] = 1;

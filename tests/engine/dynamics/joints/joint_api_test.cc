@@ -451,6 +451,27 @@ TEST(JointApiTest, ReactionForceOfAHangingBodyIsItsWeight) {
   EXPECT_NEAR(world->GetJointReactionTorque(joint).value(), 0.0f, 1e-3f * weight);
 }
 
+TEST(JointApiTest, AMovingKinematicBodyWakesWhatItHolds) {
+  auto world = MakeWorld();
+  BodyDef kd;
+  kd.type = BodyType::kKinematic;
+  kd.position = {0.0f, 10.0f};
+  const BodyId crane = world->CreateBody(kd).value();
+  const BodyId load = AddDynamicBox(world.get(), {0.0f, 8.0f}, 0.25f);
+  RevoluteJointDef d;
+  d.body_a = crane;
+  d.body_b = load;
+  d.local_anchor_b = {0.0f, 2.0f};
+  ASSERT_TRUE(world->CreateRevoluteJoint(d).ok());
+  testing::StepN(world.get(), 120);
+  ASSERT_FALSE(world->GetBody(load)->is_awake);
+  ASSERT_TRUE(world->SetLinearVelocity(crane, {2.0f, 0.0f}).ok());
+  testing::StepN(world.get(), 60);
+  EXPECT_TRUE(world->GetBody(load)->is_awake);
+  EXPECT_GT(world->GetBody(load)->world_center.x, 1.0f);
+  EXPECT_EQ(ValidateIslands(world->state()), "");
+}
+
 // Counts what World::Draw hands over.
 class CountingDraw : public DebugDraw {
  public:
