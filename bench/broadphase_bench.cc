@@ -6,6 +6,8 @@
 //       [--sizes=equal|assorted] [--objects=N,N,...] [--frames=N]
 //       [--strategies=batch_bvh,kd_sap,dynamic_tree,brute_force,box2d]
 //       [--max-frame-ms=MS] [--plot=FILE.png]
+//   atoll-bench broadphase --from-csv=A.csv,B.csv --plot=FILE.png
+//       (re-plots earlier results; runs nothing)
 //
 // CSV on stdout: scenario,sizes,objects,strategy,ms_per_frame,pairs.
 // ms_per_frame is the mean over the timed frames of MoveProxy for every
@@ -107,8 +109,8 @@ class Box2dContender final : public Contender {
     proxies_.resize(boxes.size());
     tight_ = boxes;
     for (size_t i = 0; i < boxes.size(); ++i) {
-      proxies_[i] = broad_phase_.CreateProxy(ToB2(boxes[i]),
-                                             reinterpret_cast<void*>(i));
+      proxies_[i] =
+          broad_phase_.CreateProxy(ToB2(boxes[i]), reinterpret_cast<void*>(i));
     }
   }
   void Move(int32_t index, const AABB& box, Vec2 d) override {
@@ -123,8 +125,9 @@ class Box2dContender final : public Contender {
   void AddPair(void* a, void* b) {
     const int32_t x = static_cast<int32_t>(reinterpret_cast<intptr_t>(a));
     const int32_t y = static_cast<int32_t>(reinterpret_cast<intptr_t>(b));
-    raw_.push_back(x < y ? (static_cast<uint64_t>(x) << 32 | static_cast<uint32_t>(y))
-                         : (static_cast<uint64_t>(y) << 32 | static_cast<uint32_t>(x)));
+    raw_.push_back(
+        x < y ? (static_cast<uint64_t>(x) << 32 | static_cast<uint32_t>(y))
+              : (static_cast<uint64_t>(y) << 32 | static_cast<uint32_t>(x)));
   }
   void Account(int64_t* pairs, uint64_t* hash) override {
     // The contact manager's view: earlier pairs live on while their fat
@@ -156,10 +159,11 @@ class Box2dContender final : public Contender {
     ++frames_;
   }
   std::string Note() const override {
-    return absl::StrCat("box2d raw pairs reported per frame (new pairs of "
-                        "proxies that left their fat boxes): ",
-                        frames_ > 0 ? raw_total_ / frames_ : 0,
-                        "; fat-box pair cache size: ", cache_.size());
+    return absl::StrCat(
+        "box2d raw pairs reported per frame (new pairs of "
+        "proxies that left their fat boxes): ",
+        frames_ > 0 ? raw_total_ / frames_ : 0,
+        "; fat-box pair cache size: ", cache_.size());
   }
 
  private:
@@ -282,17 +286,18 @@ int WritePlot(const std::string& png, const std::vector<Row>& rows) {
   if (out == nullptr) return 1;
   const size_t columns = std::min<size_t>(3, panels.size());
   const size_t plot_rows = (panels.size() + columns - 1) / columns;
-  std::fprintf(out,
-               "set terminal pngcairo size %zu,%zu font 'sans,10'\n"
-               "set output '%s'\n"
-               "set multiplot layout %zu,%zu title 'atoll-bench broadphase: "
-               "ms per frame (1 thread)'\n"
-               "set termoption noenhanced\nset logscale xy\nset grid\nset key top left\n"
-               "set xlabel 'objects'\nset ylabel 'ms per frame'\n",
-               560 * columns, 420 * plot_rows, png.c_str(), plot_rows, columns);
+  std::fprintf(
+      out,
+      "set terminal pngcairo size %zu,%zu font 'sans,10'\n"
+      "set output '%s'\n"
+      "set multiplot layout %zu,%zu title 'atoll-bench broadphase: "
+      "ms per frame (1 thread)'\n"
+      "set termoption noenhanced\nset logscale xy\nset grid\nset key top left\n"
+      "set xlabel 'objects'\nset ylabel 'ms per frame'\n",
+      560 * columns, 420 * plot_rows, png.c_str(), plot_rows, columns);
   for (size_t p = 0; p < panels.size(); ++p) {
-    std::fprintf(out, "set title '%s, %s sizes'\nplot ", panels[p].first.c_str(),
-                 panels[p].second.c_str());
+    std::fprintf(out, "set title '%s, %s sizes'\nplot ",
+                 panels[p].first.c_str(), panels[p].second.c_str());
     for (size_t s = 0; s < strategies.size(); ++s) {
       std::fprintf(out, "%s'%s' index %d using 1:2 with linespoints title '%s'",
                    s == 0 ? "" : ", ", data.c_str(), index[{p, s}],
@@ -316,17 +321,52 @@ int WritePlot(const std::string& png, const std::vector<Row>& rows) {
   return 0;
 }
 
+// Appends the rows of a CSV written by this command (header skipped).
+bool ReadCsv(const std::string& path, std::vector<Row>* rows) {
+  FILE* in = std::fopen(path.c_str(), "r");
+  if (in == nullptr) {
+    std::fprintf(stderr, "broadphase: cannot read %s\n", path.c_str());
+    return false;
+  }
+  char line[512];
+  while (std::fgets(line, sizeof(line), in) != nullptr) {
+    char scenario[64];
+    char sizes[64];
+    char strategy[64];
+    int objects = 0;
+    double ms = 0.0;
+    long long pairs = 0;
+    if (std::sscanf(line, "%63[^,],%63[^,],%d,%63[^,],%lf,%lld", scenario,
+                    sizes, &objects, strategy, &ms, &pairs) == 6) {
+      rows->push_back({scenario, sizes, objects, strategy, ms});
+    }
+  }
+  std::fclose(in);
+  return true;
+}
+
 int RunBroadPhaseBench(const std::vector<std::string>& raw_args) {
-  const auto args = Args::Parse(
-      raw_args, {"scenario", "sizes", "objects", "frames", "plot", "strategies",
-                 "max-frame-ms"});
+  const auto args =
+      Args::Parse(raw_args, {"scenario", "sizes", "objects", "frames", "plot",
+                             "strategies", "max-frame-ms", "from-csv"});
   if (!args.ok()) {
     std::fprintf(stderr, "broadphase: %s\n", args.status().ToString().c_str());
     return 2;
   }
+  if (args->Has("from-csv")) {
+    if (!args->Has("plot")) {
+      std::fprintf(stderr, "broadphase: --from-csv needs --plot\n");
+      return 2;
+    }
+    std::vector<Row> rows;
+    for (const std::string& path : args->GetList("from-csv", {})) {
+      if (!ReadCsv(path, &rows)) return 1;
+    }
+    return WritePlot(args->Get("plot", ""), rows);
+  }
   std::vector<ScenarioKind> kinds;
-  for (const std::string& name : args->GetList(
-           "scenario", {"free_fall", "brownian", "gravity"})) {
+  for (const std::string& name :
+       args->GetList("scenario", {"free_fall", "brownian", "gravity"})) {
     if (name == "free_fall") {
       kinds.push_back(ScenarioKind::kFreeFall);
     } else if (name == "brownian") {
@@ -339,7 +379,8 @@ int RunBroadPhaseBench(const std::vector<std::string>& raw_args) {
     }
   }
   std::vector<SizeMix> mixes;
-  for (const std::string& name : args->GetList("sizes", {"equal", "assorted"})) {
+  for (const std::string& name :
+       args->GetList("sizes", {"equal", "assorted"})) {
     if (name == "equal") {
       mixes.push_back(SizeMix::kEqual);
     } else if (name == "assorted") {
@@ -359,7 +400,8 @@ int RunBroadPhaseBench(const std::vector<std::string>& raw_args) {
     return 2;
   }
   const std::vector<std::string> strategies = args->GetList(
-      "strategies", {"brute_force", "batch_bvh", "kd_sap", "dynamic_tree", "box2d"});
+      "strategies",
+      {"brute_force", "batch_bvh", "kd_sap", "dynamic_tree", "box2d"});
   for (const std::string& name : strategies) {
     if (name != "box2d" && !ParseBroadPhaseType(name).ok()) {
       std::fprintf(stderr, "broadphase: unknown strategy '%s'\n", name.c_str());
@@ -398,9 +440,9 @@ int RunBroadPhaseBench(const std::vector<std::string>& raw_args) {
           if (it != last.end()) {
             // Assume n log n growth from the last measured size.
             const double ratio = static_cast<double>(n) / it->second.first;
-            const double predicted = it->second.second * ratio *
-                                     std::log2(static_cast<double>(n)) /
-                                     std::log2(static_cast<double>(it->second.first));
+            const double predicted =
+                it->second.second * ratio * std::log2(static_cast<double>(n)) /
+                std::log2(static_cast<double>(it->second.first));
             if (predicted > static_cast<double>(*max_frame_ms)) {
               std::fprintf(stderr,
                            "broadphase: skip %s at %d objects (predicted %.0f "
@@ -412,22 +454,26 @@ int RunBroadPhaseBench(const std::vector<std::string>& raw_args) {
           }
           std::fprintf(stderr, "broadphase: %s %s %d objects: %s ...\n",
                        ScenarioName(kind), SizeMixName(sizes), n, name.c_str());
-          const Result result = Run(name, kind, sizes, n, static_cast<int32_t>(*frames));
+          const Result result =
+              Run(name, kind, sizes, n, static_cast<int32_t>(*frames));
           last[name] = {n, result.ms_per_frame};
           if (!have_reference) {
             have_reference = true;
             reference = name;
             reference_result = result;
           } else if (result.hash != reference_result.hash ||
-                     result.pairs_per_frame != reference_result.pairs_per_frame) {
-            std::fprintf(stderr,
-                         "broadphase: WARNING %s pairs differ from %s "
-                         "(%lld vs %lld per frame)\n",
-                         name.c_str(), reference.c_str(),
-                         static_cast<long long>(result.pairs_per_frame),
-                         static_cast<long long>(reference_result.pairs_per_frame));
+                     result.pairs_per_frame !=
+                         reference_result.pairs_per_frame) {
+            std::fprintf(
+                stderr,
+                "broadphase: WARNING %s pairs differ from %s "
+                "(%lld vs %lld per frame)\n",
+                name.c_str(), reference.c_str(),
+                static_cast<long long>(result.pairs_per_frame),
+                static_cast<long long>(reference_result.pairs_per_frame));
           } else {
-            std::fprintf(stderr, "  pairs identical to %s\n", reference.c_str());
+            std::fprintf(stderr, "  pairs identical to %s\n",
+                         reference.c_str());
           }
           std::printf("%s,%s,%d,%s,%.4f,%lld\n", ScenarioName(kind),
                       SizeMixName(sizes), n, name.c_str(), result.ms_per_frame,

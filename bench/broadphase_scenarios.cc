@@ -140,7 +140,8 @@ void Scenario::InitFreeFall() {
   std::vector<float> height(static_cast<size_t>(columns), 0.0f);
   for (Object& object : objects_) {
     object.start_frame =
-        kFirstStart + static_cast<int32_t>(RandomUnit() * (kLastStart - kFirstStart));
+        kFirstStart +
+        static_cast<int32_t>(RandomUnit() * (kLastStart - kFirstStart));
   }
   std::vector<int32_t> order(objects_.size());
   std::iota(order.begin(), order.end(), 0);
@@ -191,7 +192,8 @@ void Scenario::InitGravity() {
   // Each object's place in the packed cluster: a random point of a disc
   // holding all objects at slightly below full density. The objects start
   // there (plus a little scatter) and a short pre-roll sets them moving.
-  const float radius = std::sqrt(1.15f * static_cast<float>(objects_.size()) / kPi);
+  const float radius =
+      std::sqrt(1.15f * static_cast<float>(objects_.size()) / kPi);
   const Vec2 attractor = AttractorAt(0);
   for (Object& object : objects_) {
     Vec2 d;
@@ -252,7 +254,9 @@ void Scenario::StepBrownian() {
     if (p.x > side_) p.x = 2.0f * side_ - p.x;
     if (p.y > side_) p.y = 2.0f * side_ - p.y;
     object.position = p;
-    if (spin) object.rotation = IntegrateRotation(object.rotation, Uniform(-0.1f, 0.1f));
+    if (spin)
+      object.rotation =
+          IntegrateRotation(object.rotation, Uniform(-0.1f, 0.1f));
     displacement_[i] = p - before;
     moved_.push_back(static_cast<int32_t>(i));
   }
@@ -275,7 +279,9 @@ void Scenario::StepGravity() {
     if (speed > kMaxSpeed) v *= kMaxSpeed / speed;
     object.velocity = v;
     object.position += v;
-    if (spin) object.rotation = IntegrateRotation(object.rotation, Uniform(-0.05f, 0.05f));
+    if (spin)
+      object.rotation =
+          IntegrateRotation(object.rotation, Uniform(-0.05f, 0.05f));
     displacement_[i] = object.position - before;
     moved_.push_back(static_cast<int32_t>(i));
   }

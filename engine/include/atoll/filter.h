@@ -19,6 +19,7 @@ struct Filter {
   int32_t group_index = 0;
 };
 
+/// Field-wise equality.
 inline bool operator==(const Filter& a, const Filter& b) {
   return a.category_bits == b.category_bits && a.mask_bits == b.mask_bits &&
          a.group_index == b.group_index;

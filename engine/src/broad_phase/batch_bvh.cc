@@ -128,7 +128,8 @@ void BatchBvh::Build(Tree* tree) {
   if (n == 0) return;
   // Inner nodes are indexed by their split position, which lies in [1, n).
   tree->nodes.resize(static_cast<size_t>(n));
-  if (scratch_.size() < static_cast<size_t>(n)) scratch_.resize(static_cast<size_t>(n));
+  if (scratch_.size() < static_cast<size_t>(n))
+    scratch_.resize(static_cast<size_t>(n));
   GroupBounds all;
   for (const ProxyItem& item : tree->items) all.Add(item.box);
   tree->root_box = all.box();
@@ -138,10 +139,9 @@ void BatchBvh::Build(Tree* tree) {
 }
 
 template <bool kCollide>
-uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end,
-                             Vec2 cmin, Vec2 cmax, int32_t cand_begin,
-                             int32_t cand_end, int32_t depth,
-                             bool in_scratch) {
+uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end, Vec2 cmin,
+                             Vec2 cmax, int32_t cand_begin, int32_t cand_end,
+                             int32_t depth, bool in_scratch) {
   // The items of a node are in one buffer and its children's go to the
   // other: an out-of-place partition can be branch-free, where an in-place
   // one mispredicts on every other item. Leaves copy their items home.
@@ -200,10 +200,12 @@ uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end,
     // Big nodes stream from memory: there the children's bounds are taken
     // in the same pass instead of re-reading the items.
     const bool fused = count >= kFusedBoundsMin;
-    mid = x_axis ? (fused ? Partition<0, true>(src, dst, begin, end, split, sides)
-                          : Partition<0, false>(src, dst, begin, end, split, sides))
-                 : (fused ? Partition<1, true>(src, dst, begin, end, split, sides)
-                          : Partition<1, false>(src, dst, begin, end, split, sides));
+    mid =
+        x_axis
+            ? (fused ? Partition<0, true>(src, dst, begin, end, split, sides)
+                     : Partition<0, false>(src, dst, begin, end, split, sides))
+            : (fused ? Partition<1, true>(src, dst, begin, end, split, sides)
+                     : Partition<1, false>(src, dst, begin, end, split, sides));
     have_bounds = fused;
     // All centers on one side (rounding): any halving is as good.
     if (mid == begin || mid == end) {
@@ -271,20 +273,20 @@ uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end,
       }
     }
     cand_top_ = top;
-    left_code = BuildNode<true>(tree, begin, mid, left.center_min(),
-                                left.center_max(), left_begin, left_end,
-                                depth + 1, !in_scratch);
-    right_code = BuildNode<true>(tree, mid, end, right.center_min(),
-                                 right.center_max(), left_end, top, depth + 1,
-                                 !in_scratch);
+    left_code =
+        BuildNode<true>(tree, begin, mid, left.center_min(), left.center_max(),
+                        left_begin, left_end, depth + 1, !in_scratch);
+    right_code =
+        BuildNode<true>(tree, mid, end, right.center_min(), right.center_max(),
+                        left_end, top, depth + 1, !in_scratch);
     cand_top_ = saved_top;
   } else {
-    left_code = BuildNode<false>(tree, begin, mid, left.center_min(),
-                                 left.center_max(), 0, 0, depth + 1,
-                                 !in_scratch);
-    right_code = BuildNode<false>(tree, mid, end, right.center_min(),
-                                  right.center_max(), 0, 0, depth + 1,
-                                  !in_scratch);
+    left_code =
+        BuildNode<false>(tree, begin, mid, left.center_min(), left.center_max(),
+                         0, 0, depth + 1, !in_scratch);
+    right_code =
+        BuildNode<false>(tree, mid, end, right.center_min(), right.center_max(),
+                         0, 0, depth + 1, !in_scratch);
   }
   Node& node = tree->nodes[mid];
   node.child[0] = left_code;
@@ -464,7 +466,8 @@ void BatchBvh::BuildLinks(Tree* tree) {
   tree->item_up.assign(static_cast<size_t>(n), -1);
   tree->node_up.assign(static_cast<size_t>(n), -1);
   tree->item_pos.assign(static_cast<size_t>(id_capacity()), -1);
-  for (int32_t pos = 0; pos < n; ++pos) tree->item_pos[tree->items[pos].id] = pos;
+  for (int32_t pos = 0; pos < n; ++pos)
+    tree->item_pos[tree->items[pos].id] = pos;
   if (n > 0 && !IsLeaf(tree->root)) {
     stack_.clear();
     stack_.push_back(tree->root);

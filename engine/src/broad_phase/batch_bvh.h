@@ -130,7 +130,7 @@ class BatchBvh final : public BroadPhase {
   Tree main_;     // all proxies, or only non-static ones when split_static_
   Tree statics_;  // static proxies when split_static_
   bool split_static_ = false;
-  bool index_valid_ = true;   // main_ (and statics_) match the store
+  bool index_valid_ = true;  // main_ (and statics_) match the store
   bool statics_valid_ = false;
   // Candidate sets of the nodes on the current build path, as a stack.
   std::vector<ProxyItem> cand_;

@@ -15,8 +15,7 @@ BroadPhase::BroadPhase(BroadPhaseType type) : type_(type) {}
 
 BroadPhase::~BroadPhase() = default;
 
-void BroadPhase::Allocate(int32_t id, const AABB& aabb,
-                          const ProxyData& data) {
+void BroadPhase::Allocate(int32_t id, const AABB& aabb, const ProxyData& data) {
   ATOLL_ASSERT(IsValid(aabb));
   ATOLL_ASSERT(id >= 0);
   if (id >= id_capacity()) {
@@ -187,8 +186,7 @@ void BroadPhase::RayVisitor::Visit(int32_t id) {
   }
 }
 
-bool RayEntersAabb(const RayCastInput& input, const AABB& box,
-                   float* t_enter) {
+bool RayEntersAabb(const RayCastInput& input, const AABB& box, float* t_enter) {
   float t_min = 0.0f;
   float t_max = input.max_fraction;
   const float origin[2] = {input.origin.x, input.origin.y};

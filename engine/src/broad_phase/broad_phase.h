@@ -150,7 +150,8 @@ class BroadPhase {
   int32_t id_capacity() const { return static_cast<int32_t>(proxies_.size()); }
   /// True when `id` names a live proxy.
   bool IsLive(int32_t id) const {
-    return id >= 0 && id < id_capacity() && (proxies_[id].flags & kLiveFlag) != 0;
+    return id >= 0 && id < id_capacity() &&
+           (proxies_[id].flags & kLiveFlag) != 0;
   }
   /// The box of a live proxy.
   const AABB& GetAabb(int32_t id) const { return proxies_[id].aabb; }
@@ -161,8 +162,9 @@ class BroadPhase {
   int32_t static_count() const { return static_count_; }
 
  protected:
-  // Bits of proxies_[id].flags. kStaticFlag and kCustomFilterFlag are also copied
-  // into the strategies' per-item records, so pair rules need no lookups.
+  // Bits of proxies_[id].flags. kStaticFlag and kCustomFilterFlag are also
+  // copied into the strategies' per-item records, so pair rules need no
+  // lookups.
   static constexpr uint32_t kLiveFlag = 1u << 0;
   static constexpr uint32_t kStaticFlag = 1u << 1;
   // Set when the filter differs from the default, which accepts everything;
@@ -183,7 +185,8 @@ class BroadPhase {
   }
   /// The pair rule on two ids.
   bool AcceptPair(int32_t a, int32_t b) const {
-    return AcceptPair(a, proxies_[a].body, proxies_[a].flags, b, proxies_[b].body, proxies_[b].flags);
+    return AcceptPair(a, proxies_[a].body, proxies_[a].flags, b,
+                      proxies_[b].body, proxies_[b].flags);
   }
 
   // Strategy hooks. The store is already updated when they run (for

@@ -144,9 +144,8 @@ void DynamicTree::RemoveLeaf(int32_t leaf) {
   }
   const int32_t parent = nodes_[leaf].parent;
   const int32_t grand = nodes_[parent].parent;
-  const int32_t sibling = nodes_[parent].child1 == leaf
-                              ? nodes_[parent].child2
-                              : nodes_[parent].child1;
+  const int32_t sibling = nodes_[parent].child1 == leaf ? nodes_[parent].child2
+                                                        : nodes_[parent].child1;
   FreeNode(parent);
   nodes_[sibling].parent = grand;
   if (grand < 0) {
@@ -309,8 +308,8 @@ void DynamicTree::TraverseRay(RayVisitor* visitor) {
 int32_t DynamicTree::HeightOf(int32_t node) const {
   if (node < 0) return 0;
   if (nodes_[node].child1 < 0) return 1;
-  return 1 + std::max(HeightOf(nodes_[node].child1),
-                      HeightOf(nodes_[node].child2));
+  return 1 +
+         std::max(HeightOf(nodes_[node].child1), HeightOf(nodes_[node].child2));
 }
 
 int32_t DynamicTree::Height() const { return HeightOf(root_); }

@@ -240,7 +240,8 @@ void KdSap::RefreshNodes() {
       }
       Classify<kWasGrown, kGrown, kTrack>(&item, epsilon);
       const AABB& real = kGrown ? item.other : item.box;
-      node_size += (real.upper.x - real.lower.x) + (real.upper.y - real.lower.y);
+      node_size +=
+          (real.upper.x - real.lower.x) + (real.upper.y - real.lower.y);
       node_rest += (item.flags & kRestFlag) != 0 ? 1 : 0;
       ++node_live;
       if (FitsInside(node.region, item.box)) {
@@ -299,13 +300,15 @@ void KdSap::Refresh() {
   const bool track = mode_ == Mode::kIncremental;
   if (prev_box_is_grown_) {
     if (box_is_grown_) {
-      track ? RefreshNodes<true, true, true>() : RefreshNodes<true, true, false>();
+      track ? RefreshNodes<true, true, true>()
+            : RefreshNodes<true, true, false>();
     } else {
       RefreshNodes<true, false, false>();
     }
   } else {
     if (box_is_grown_) {
-      track ? RefreshNodes<false, true, true>() : RefreshNodes<false, true, false>();
+      track ? RefreshNodes<false, true, true>()
+            : RefreshNodes<false, true, false>();
     } else {
       RefreshNodes<false, false, false>();
     }
@@ -391,7 +394,8 @@ void KdSap::SortFully(Item* block, int32_t count, int32_t axis) {
     const float lo = Lo(block[i].box, axis);
     std::memcpy(&bits, &lo, sizeof(bits));
     bits ^= (bits & 0x80000000u) != 0 ? 0xffffffffu : 0x80000000u;
-    sort_keys_[i] = static_cast<uint64_t>(bits) << 32 | static_cast<uint32_t>(i);
+    sort_keys_[i] =
+        static_cast<uint64_t>(bits) << 32 | static_cast<uint32_t>(i);
   }
   std::sort(sort_keys_.begin(), sort_keys_.end());
   merge_scratch_.assign(block, block + count);
@@ -429,14 +433,16 @@ void KdSap::Detect(const Item* block, int32_t count, const Item* ext,
   float max_extent = 0.0f;
   for (int32_t i = 0; i < count; ++i) {
     all_rest = all_rest && (block[i].flags & kRestFlag) != 0;
-    max_extent = Max(max_extent, HiOf<kAxis>(block[i].box) - LoOf<kAxis>(block[i].box));
+    max_extent =
+        Max(max_extent, HiOf<kAxis>(block[i].box) - LoOf<kAxis>(block[i].box));
   }
   // Internal pairs: sweep along the sorted axis.
   if (!all_rest) {
     for (int32_t i = 0; i < count; ++i) {
       const Item& x = block[i];
       const float hi = HiOf<kAxis>(x.box);
-      for (int32_t j = i + 1; j < count && LoOf<kAxis>(block[j].box) <= hi; ++j) {
+      for (int32_t j = i + 1; j < count && LoOf<kAxis>(block[j].box) <= hi;
+           ++j) {
         emit(x, block[j]);
       }
     }
@@ -461,7 +467,8 @@ void KdSap::Detect(const Item* block, int32_t count, const Item* ext,
         last = mid;
       }
     }
-    for (int32_t i = first; i < count && LoOf<kAxis>(block[i].box) <= hi_x; ++i) {
+    for (int32_t i = first; i < count && LoOf<kAxis>(block[i].box) <= hi_x;
+         ++i) {
       // Starting within reach does not mean reaching: check the axis.
       if (HiOf<kAxis>(block[i].box) >= lo_x) emit(x, block[i]);
     }
@@ -511,8 +518,7 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
     }
     for (int32_t k = work_begin; k < work_top_; ++k) fn(work_[k]);
   };
-  auto count_sides = [&](int32_t node, int64_t* nl, int64_t* ns,
-                         int64_t* nr) {
+  auto count_sides = [&](int32_t node, int64_t* nl, int64_t* ns, int64_t* nr) {
     const int32_t axis = nodes_[node].axis;
     const float plane = nodes_[node].plane;
     *nl = *ns = *nr = 0;
@@ -556,8 +562,7 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
       PullSubtree(right);
       Spread spread;
       for_each_object(n, [&](const Item& item) { spread.Add(item.box); });
-      nodes_[n].plane =
-          static_cast<float>(0.5 * spread.Mean(nodes_[n].axis));
+      nodes_[n].plane = static_cast<float>(0.5 * spread.Mean(nodes_[n].axis));
       count_sides(n, &nl, &ns, &nr);
       if (EvaluatePlane(ns, nl, nr)) break;
       // Erase: drop this node and its smaller branch; the larger branch
@@ -645,7 +650,8 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
       if ((own[k].flags & kGoneFlag) == 0) block[stay_count++] = own[k];
     }
     sorted_count = stay_count;
-    for (int32_t k = work_begin; k < work_end; ++k) block[stay_count++] = work_[k];
+    for (int32_t k = work_begin; k < work_end; ++k)
+      block[stay_count++] = work_[k];
     work_top_ = work_begin;
   } else {
     stay_scratch_.clear();
@@ -681,7 +687,8 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
     const size_t needed = static_cast<size_t>(work_begin) + left_count +
                           left_goers_.size() + right_goers_.size();
     if (work_.size() < needed) work_.resize(std::max(needed, 2 * work_.size()));
-    for (const Item& item : left_goers_) work_[work_begin + left_count++] = item;
+    for (const Item& item : left_goers_)
+      work_[work_begin + left_count++] = item;
     for (const Item& item : right_goers_) {
       work_[work_begin + left_count + right_count++] = item;
     }
@@ -736,14 +743,16 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
     const int32_t ext_count = ext_end - ext_begin;
     switch (mode_) {
       case Mode::kComplete:
-        DetectOnAxis<Mode::kComplete>(block, stay_count, sap_axis, ext, ext_count);
+        DetectOnAxis<Mode::kComplete>(block, stay_count, sap_axis, ext,
+                                      ext_count);
         break;
       case Mode::kCompleteCached:
         DetectOnAxis<Mode::kCompleteCached>(block, stay_count, sap_axis, ext,
-                                      ext_count);
+                                            ext_count);
         break;
       case Mode::kIncremental:
-        DetectOnAxis<Mode::kIncremental>(block, stay_count, sap_axis, ext, ext_count);
+        DetectOnAxis<Mode::kIncremental>(block, stay_count, sap_axis, ext,
+                                         ext_count);
         break;
     }
   }
@@ -751,8 +760,8 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
     // Externals of a child: the ancestors' and this node's objects that
     // reach into the child's half of the region.
     auto push_externals = [&](bool to_left) {
-      const size_t needed = static_cast<size_t>(ext_end) +
-                            (ext_end - ext_begin) + stay_count;
+      const size_t needed =
+          static_cast<size_t>(ext_end) + (ext_end - ext_begin) + stay_count;
       if (ext_.size() < needed) ext_.resize(std::max(needed, 2 * ext_.size()));
       int32_t top = ext_end;
       auto take = [&](const Item& item) {
@@ -829,9 +838,11 @@ void KdSap::ComputePairs(std::vector<ProxyPair>* pairs) {
       if (rest_[a] == 0 || rest_[b] == 0) continue;
       uint64_t updated = key;
       if (same_[a] == 0 || same_[b] == 0) {
-        updated = (key & ~1ull) | (Overlaps(proxies_[a].aabb, proxies_[b].aabb) ? 1u : 0u);
+        updated = (key & ~1ull) |
+                  (Overlaps(proxies_[a].aabb, proxies_[b].aabb) ? 1u : 0u);
       }
-      while (f < keys_.size() && keys_[f] < updated) merged_.push_back(keys_[f++]);
+      while (f < keys_.size() && keys_[f] < updated)
+        merged_.push_back(keys_[f++]);
       merged_.push_back(updated);
     }
     while (f < keys_.size()) merged_.push_back(keys_[f++]);

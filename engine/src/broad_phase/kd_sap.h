@@ -172,14 +172,14 @@ class KdSap final : public BroadPhase {
   std::vector<std::pair<int32_t, uint32_t>> pending_;
 
   // Per proxy id.
-  std::vector<uint8_t> rest_;     // at rest this step
-  std::vector<uint8_t> same_;     // real box unchanged since last step
-  std::vector<uint8_t> stale_;    // moved since the last update
+  std::vector<uint8_t> rest_;   // at rest this step
+  std::vector<uint8_t> same_;   // real box unchanged since last step
+  std::vector<uint8_t> stale_;  // moved since the last update
   std::vector<int32_t> stale_list_;
 
   int32_t leaf_capacity_;
   Mode mode_ = Mode::kComplete;
-  bool box_is_grown_ = false;  // Item::box is the grown box this step
+  bool box_is_grown_ = false;       // Item::box is the grown box this step
   bool prev_box_is_grown_ = false;  // ... in the last update
   bool cache_valid_ = false;
   float epsilon_ = 0.0f;

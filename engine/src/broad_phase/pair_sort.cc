@@ -64,8 +64,9 @@ void PairSorter::Sort(const std::vector<uint64_t>& keys, int32_t id_capacity,
   for (int32_t a = 0; a < id_capacity; ++a) {
     const int32_t end = cursor[a];
     if (end - begin > 1) {
-      SortBucket(pairs + begin, pairs + end,
-                 [](const ProxyPair& x, const ProxyPair& y) { return x.b < y.b; });
+      SortBucket(
+          pairs + begin, pairs + end,
+          [](const ProxyPair& x, const ProxyPair& y) { return x.b < y.b; });
     }
     begin = end;
   }

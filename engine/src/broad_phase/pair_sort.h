@@ -17,7 +17,11 @@ inline uint64_t PairKey(int32_t x, int32_t y) {
   const uint32_t b = static_cast<uint32_t>(x < y ? y : x);
   return (static_cast<uint64_t>(a) << 32) | b;
 }
-inline int32_t PairKeyA(uint64_t key) { return static_cast<int32_t>(key >> 32); }
+/// The smaller id of a pair key.
+inline int32_t PairKeyA(uint64_t key) {
+  return static_cast<int32_t>(key >> 32);
+}
+/// The larger id of a pair key.
 inline int32_t PairKeyB(uint64_t key) {
   return static_cast<int32_t>(key & 0xffffffffu);
 }

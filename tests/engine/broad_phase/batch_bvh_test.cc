@@ -25,7 +25,8 @@ TEST(BatchBvhTest, KeepsStaticTreeOnlyWhenStaticsExceedAnEighth) {
     phase.CreateProxy({{float(i), 0}, {i + 1.5f, 1}}, Data(i + 1, false));
   }
   for (int32_t i = 0; i < 10; ++i) {
-    phase.CreateProxy({{float(8 * i), -1}, {8 * i + 8.0f, 0}}, Data(1000, true));
+    phase.CreateProxy({{float(8 * i), -1}, {8 * i + 8.0f, 0}},
+                      Data(1000, true));
   }
   phase.UpdatePairs(&pairs);
   EXPECT_FALSE(bvh.uses_static_tree());
@@ -38,8 +39,9 @@ TEST(BatchBvhTest, KeepsStaticTreeOnlyWhenStaticsExceedAnEighth) {
 }
 
 TEST(BatchBvhTest, MatchesBruteForceWhenStaticsComeAndGoAcrossTheThreshold) {
-  test::SceneDriver scene(test::SceneKind::kUniform, 400, 3,
-                          {BroadPhaseType::kBruteForce, BroadPhaseType::kBatchBvh});
+  test::SceneDriver scene(
+      test::SceneKind::kUniform, 400, 3,
+      {BroadPhaseType::kBruteForce, BroadPhaseType::kBatchBvh});
   std::vector<ProxyPair> expected;
   std::vector<ProxyPair> actual;
   std::vector<int32_t> statics;

@@ -16,7 +16,9 @@ namespace {
 using test::SceneDriver;
 using test::SceneKind;
 
-AABB Box(float x0, float y0, float x1, float y1) { return {{x0, y0}, {x1, y1}}; }
+AABB Box(float x0, float y0, float x1, float y1) {
+  return {{x0, y0}, {x1, y1}};
+}
 
 ProxyData Body(uint32_t body, bool is_static = false) {
   ProxyData data;
@@ -65,7 +67,8 @@ TEST_P(BroadPhaseContractTest, CreateProxyTakesLowestFreeId) {
   EXPECT_EQ(phase->proxy_count(), 6);
 }
 
-TEST_P(BroadPhaseContractTest, CreateProxyWithIdUsesCallersIdAndFreesSkippedIds) {
+TEST_P(BroadPhaseContractTest,
+       CreateProxyWithIdUsesCallersIdAndFreesSkippedIds) {
   auto phase = Make();
   phase->CreateProxyWithId(4, Box(0, 0, 1, 1), Body(1));
   phase->CreateProxyWithId(2, Box(0.5f, 0.5f, 2, 2), Body(2));
@@ -194,7 +197,8 @@ TEST_P(BroadPhaseContractTest, QueryAabbMatchesBruteForceAlsoBetweenSteps) {
         const AABB box = scene.RandomQueryBox();
         scene.phase(0).QueryAabb(box, &expected);
         scene.phase(1).QueryAabb(box, &actual);
-        ASSERT_EQ(expected, actual) << test::SceneName(kind) << " frame " << frame;
+        ASSERT_EQ(expected, actual)
+            << test::SceneName(kind) << " frame " << frame;
       }
       scene.Step();
     }
@@ -233,7 +237,8 @@ TEST_P(BroadPhaseContractTest, RayCastsMatchBruteForceAlsoBetweenSteps) {
         RayHit actual_hit;
         const bool expected_any =
             scene.phase(0).RayCastClosest(ray, disc, &expected_hit);
-        const bool actual_any = scene.phase(1).RayCastClosest(ray, disc, &actual_hit);
+        const bool actual_any =
+            scene.phase(1).RayCastClosest(ray, disc, &actual_hit);
         ASSERT_EQ(expected_any, actual_any);
         if (expected_any) {
           ASSERT_EQ(expected_hit.proxy_id, actual_hit.proxy_id);
@@ -291,27 +296,27 @@ TEST_P(BroadPhaseContractTest, RayCastClosestBreaksTiesBySmallerId) {
 
 TEST_P(BroadPhaseContractTest, RefitKeepsQueriesAndNextPairsExact) {
   for (SceneKind kind : {SceneKind::kUniform, SceneKind::kMostlyStatic}) {
-  SceneDriver scene(kind, 800, 5, {BroadPhaseType::kBruteForce, GetParam()});
-  std::vector<ProxyPair> expected;
-  std::vector<ProxyPair> actual;
-  std::vector<int32_t> expected_ids;
-  std::vector<int32_t> actual_ids;
-  for (int32_t frame = 0; frame < 10; ++frame) {
-    scene.phase(0).UpdatePairs(&expected);
-    scene.phase(1).UpdatePairs(&actual);
-    ASSERT_EQ(expected, actual);
-    // Continuous collision: a few proxies refit, queried, refit again.
-    for (int32_t round = 0; round < 5; ++round) {
-      scene.RefitSome(3);
-      for (int32_t q = 0; q < 10; ++q) {
-        const AABB box = scene.RandomQueryBox();
-        scene.phase(0).QueryAabb(box, &expected_ids);
-        scene.phase(1).QueryAabb(box, &actual_ids);
-        ASSERT_EQ(expected_ids, actual_ids);
+    SceneDriver scene(kind, 800, 5, {BroadPhaseType::kBruteForce, GetParam()});
+    std::vector<ProxyPair> expected;
+    std::vector<ProxyPair> actual;
+    std::vector<int32_t> expected_ids;
+    std::vector<int32_t> actual_ids;
+    for (int32_t frame = 0; frame < 10; ++frame) {
+      scene.phase(0).UpdatePairs(&expected);
+      scene.phase(1).UpdatePairs(&actual);
+      ASSERT_EQ(expected, actual);
+      // Continuous collision: a few proxies refit, queried, refit again.
+      for (int32_t round = 0; round < 5; ++round) {
+        scene.RefitSome(3);
+        for (int32_t q = 0; q < 10; ++q) {
+          const AABB box = scene.RandomQueryBox();
+          scene.phase(0).QueryAabb(box, &expected_ids);
+          scene.phase(1).QueryAabb(box, &actual_ids);
+          ASSERT_EQ(expected_ids, actual_ids);
+        }
       }
+      scene.Step();
     }
-    scene.Step();
-  }
   }
 }
 
@@ -343,7 +348,8 @@ TEST_P(BroadPhaseContractTest, QueryStaticAabbIsTheStaticPartOfQueryAabb) {
 INSTANTIATE_TEST_SUITE_P(
     AllStrategies, BroadPhaseContractTest,
     ::testing::Values(BroadPhaseType::kBatchBvh, BroadPhaseType::kKdSap,
-                      BroadPhaseType::kDynamicTree, BroadPhaseType::kBruteForce),
+                      BroadPhaseType::kDynamicTree,
+                      BroadPhaseType::kBruteForce),
     [](const ::testing::TestParamInfo<BroadPhaseType>& info) {
       return std::string(BroadPhaseTypeName(info.param));
     });

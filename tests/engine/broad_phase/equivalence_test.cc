@@ -20,7 +20,8 @@ constexpr int32_t kFrames = 200;
 std::string Describe(const std::vector<ProxyPair>& expected,
                      const std::vector<ProxyPair>& actual) {
   size_t i = 0;
-  while (i < expected.size() && i < actual.size() && expected[i] == actual[i]) ++i;
+  while (i < expected.size() && i < actual.size() && expected[i] == actual[i])
+    ++i;
   std::string out = "sizes " + std::to_string(expected.size()) + " vs " +
                     std::to_string(actual.size()) + ", first difference at " +
                     std::to_string(i);
@@ -55,8 +56,8 @@ class MatchesBruteForceTest : public ::testing::TestWithParam<SceneKind> {};
 
 TEST_P(MatchesBruteForceTest, EveryStrategyReportsSamePairsInSameOrder) {
   const SceneKind kind = GetParam();
-  SceneDriver scene(kind, SceneSize(kind), /*seed=*/1234 + static_cast<int>(kind),
-                    kStrategies);
+  SceneDriver scene(kind, SceneSize(kind),
+                    /*seed=*/1234 + static_cast<int>(kind), kStrategies);
   std::vector<ProxyPair> expected;
   std::vector<ProxyPair> actual;
   int64_t total_pairs = 0;

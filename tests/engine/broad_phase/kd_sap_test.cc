@@ -123,7 +123,8 @@ TEST(KdSapTest, ReshapesTheTreeWhenTheCrowdMigratesAndStaysExact) {
       boxes[i].lower += d;
       boxes[i].upper += d;
       static_cast<BroadPhase&>(kd).MoveProxy(static_cast<int32_t>(i), boxes[i]);
-      static_cast<BroadPhase&>(oracle).MoveProxy(static_cast<int32_t>(i), boxes[i]);
+      static_cast<BroadPhase&>(oracle).MoveProxy(static_cast<int32_t>(i),
+                                                 boxes[i]);
     }
   }
 }

@@ -40,8 +40,8 @@ TEST(PairSortTest, SortsLikeStdSortOnEveryPath) {
   PairSorter sorter;
   // Few keys among many ids (comparison sort), many keys (counting sort),
   // and a crowded bucket (one id paired with everything).
-  for (auto [count, ids] : {std::pair{10, 100000}, std::pair{5000, 2000},
-                            std::pair{1999, 2000}}) {
+  for (auto [count, ids] :
+       {std::pair{10, 100000}, std::pair{5000, 2000}, std::pair{1999, 2000}}) {
     std::vector<uint64_t> keys = RandomUniqueKeys(count, ids, 42 + count);
     std::vector<uint64_t> expected = keys;
     std::sort(expected.begin(), expected.end());

@@ -33,10 +33,15 @@ SceneDriver::SceneDriver(SceneKind kind, int32_t count, uint64_t seed,
     // A static floor of touching tiles (static-static pairs everywhere,
     // all to be filtered) under a layer of movers.
     const int32_t statics = count * 3 / 4;
-    const int32_t columns = static_cast<int32_t>(std::sqrt(static_cast<float>(statics))) + 1;
+    const int32_t columns =
+        static_cast<int32_t>(std::sqrt(static_cast<float>(statics))) + 1;
     for (int32_t i = 0; i < statics; ++i) {
-      const float x = -extent_ + 2.0f * extent_ * static_cast<float>(i % columns) / static_cast<float>(columns);
-      const float y = -extent_ + 2.0f * extent_ * static_cast<float>(i / columns) / static_cast<float>(columns);
+      const float x = -extent_ + 2.0f * extent_ *
+                                     static_cast<float>(i % columns) /
+                                     static_cast<float>(columns);
+      const float y = -extent_ + 2.0f * extent_ *
+                                     static_cast<float>(i / columns) /
+                                     static_cast<float>(columns);
       const float w = extent_ / static_cast<float>(columns);
       SceneObject object;
       object.box = {{x, y}, {x + 2.0f * w, y + 2.0f * w}};
@@ -47,7 +52,8 @@ SceneDriver::SceneDriver(SceneKind kind, int32_t count, uint64_t seed,
       for (int32_t p = 1; p < size(); ++p) {
         EXPECT_EQ(phases_[p]->CreateProxy(object.box, object.data), object.id);
       }
-      if (static_cast<int32_t>(objects_.size()) <= object.id) objects_.resize(object.id + 1);
+      if (static_cast<int32_t>(objects_.size()) <= object.id)
+        objects_.resize(object.id + 1);
       objects_[object.id] = object;
     }
     for (int32_t i = statics; i < count; ++i) CreateObject();
@@ -99,11 +105,14 @@ void SceneDriver::CreateObject() {
     case SceneKind::kClustered: {
       // Eight clumps; the sum of three uniforms is a bell-ish spread.
       const int32_t k = rng_.Int(8);
-      const Vec2 center{-extent_ + 0.25f * extent_ * static_cast<float>(k) * 2.0f,
-                        (k % 2 == 0 ? 0.5f : -0.5f) * extent_};
+      const Vec2 center{
+          -extent_ + 0.25f * extent_ * static_cast<float>(k) * 2.0f,
+          (k % 2 == 0 ? 0.5f : -0.5f) * extent_};
       const float r = 0.12f * extent_;
-      c = {center.x + rng_.Uniform(-r, r) + rng_.Uniform(-r, r) + rng_.Uniform(-r, r),
-           center.y + rng_.Uniform(-r, r) + rng_.Uniform(-r, r) + rng_.Uniform(-r, r)};
+      c = {center.x + rng_.Uniform(-r, r) + rng_.Uniform(-r, r) +
+               rng_.Uniform(-r, r),
+           center.y + rng_.Uniform(-r, r) + rng_.Uniform(-r, r) +
+               rng_.Uniform(-r, r)};
       break;
     }
     case SceneKind::kOneSpot:
@@ -129,7 +138,8 @@ void SceneDriver::CreateObject() {
   } else {
     object.data.body_id = next_body_++;
   }
-  object.data.is_static = kind_ != SceneKind::kMostlyStatic && rng_.Chance(0.05f);
+  object.data.is_static =
+      kind_ != SceneKind::kMostlyStatic && rng_.Chance(0.05f);
   if (object.data.is_static) object.velocity = {0.0f, 0.0f};
   if (rng_.Chance(0.1f)) {
     object.data.filter.category_bits = 1ull << rng_.Int(4);
@@ -141,7 +151,8 @@ void SceneDriver::CreateObject() {
   for (int32_t p = 1; p < size(); ++p) {
     EXPECT_EQ(phases_[p]->CreateProxy(object.box, object.data), object.id);
   }
-  if (static_cast<int32_t>(objects_.size()) <= object.id) objects_.resize(object.id + 1);
+  if (static_cast<int32_t>(objects_.size()) <= object.id)
+    objects_.resize(object.id + 1);
   objects_[object.id] = object;
 }
 
@@ -201,7 +212,8 @@ void SceneDriver::Step() {
 
 void SceneDriver::RefitSome(int32_t count) {
   for (int32_t i = 0; i < count; ++i) {
-    SceneObject& object = objects_[rng_.Int(static_cast<int32_t>(objects_.size()))];
+    SceneObject& object =
+        objects_[rng_.Int(static_cast<int32_t>(objects_.size()))];
     if (!object.live) continue;
     const Vec2 d{rng_.Uniform(-1.0f, 1.0f), rng_.Uniform(-1.0f, 1.0f)};
     object.box.lower += d;
@@ -211,7 +223,8 @@ void SceneDriver::RefitSome(int32_t count) {
 }
 
 AABB SceneDriver::RandomQueryBox() {
-  const Vec2 c{rng_.Uniform(-extent_, extent_), rng_.Uniform(-extent_, extent_)};
+  const Vec2 c{rng_.Uniform(-extent_, extent_),
+               rng_.Uniform(-extent_, extent_)};
   const float hw = rng_.Uniform(0.0f, 0.2f * extent_);
   const float hh = rng_.Uniform(0.0f, 0.2f * extent_);
   return {{c.x - hw, c.y - hh}, {c.x + hw, c.y + hh}};
@@ -219,8 +232,10 @@ AABB SceneDriver::RandomQueryBox() {
 
 RayCastInput SceneDriver::RandomRay() {
   RayCastInput input;
-  input.origin = {rng_.Uniform(-extent_, extent_), rng_.Uniform(-extent_, extent_)};
-  input.translation = {rng_.Uniform(-extent_, extent_), rng_.Uniform(-extent_, extent_)};
+  input.origin = {rng_.Uniform(-extent_, extent_),
+                  rng_.Uniform(-extent_, extent_)};
+  input.translation = {rng_.Uniform(-extent_, extent_),
+                       rng_.Uniform(-extent_, extent_)};
   // Axis-parallel rays exercise the slab test's special case.
   if (rng_.Chance(0.2f)) input.translation.y = 0.0f;
   input.max_fraction = rng_.Uniform(0.2f, 1.0f);

@@ -29,7 +29,9 @@ class Rng {
     return z ^ (z >> 31);
   }
   /// Uniform in [0, 1).
-  float Unit() { return static_cast<float>(Next() >> 40) * (1.0f / 16777216.0f); }
+  float Unit() {
+    return static_cast<float>(Next() >> 40) * (1.0f / 16777216.0f);
+  }
   float Uniform(float lo, float hi) { return lo + (hi - lo) * Unit(); }
   /// Uniform in [0, n).
   int32_t Int(int32_t n) {
@@ -43,12 +45,12 @@ class Rng {
 
 /// The kinds of test scenes.
 enum class SceneKind {
-  kUniform,      // boxes of mixed size spread evenly
-  kClustered,    // dense clumps with empty space between
-  kOneSpot,      // every box at the same place
-  kHugeAndTiny,  // a few enormous boxes among many tiny ones
-  kDiagonal,     // long thin rotated boxes along a diagonal: long AABBs
-  kMostlyStatic, // a static level (most proxies) with movers on it
+  kUniform,       // boxes of mixed size spread evenly
+  kClustered,     // dense clumps with empty space between
+  kOneSpot,       // every box at the same place
+  kHugeAndTiny,   // a few enormous boxes among many tiny ones
+  kDiagonal,      // long thin rotated boxes along a diagonal: long AABBs
+  kMostlyStatic,  // a static level (most proxies) with movers on it
 };
 
 std::string SceneName(SceneKind kind);
