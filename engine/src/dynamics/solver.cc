@@ -109,7 +109,9 @@ void Finalize(WorldState* w, float time_step, SolverScratch* s) {
         if (other == kNullIndex) continue;
         Body& held = w->bodies[other];
         held.sleep_time = 0.0f;
-        if (held.island != kNullIndex && !held.awake) WakeIsland(w, held.island);
+        if (held.island == kNullIndex) continue;
+        if (!held.awake) WakeIsland(w, held.island);
+        s->restless_islands[held.island] = 1;
       }
     }
     if (b.island != kNullIndex && b.sleep_time < time_to_sleep) s->restless_islands[b.island] = 1;
