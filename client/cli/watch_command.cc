@@ -18,10 +18,15 @@
 #include "client/cli/cli_util.h"
 #include "client/cli/commands.h"
 
-ABSL_FLAG(std::string, svg, "", "watch: write an SVG frame of the local replica into this directory");
+ABSL_FLAG(std::string, svg, "",
+          "watch: write an SVG frame of the local replica into this directory");
 ABSL_FLAG(uint32_t, svg_every, 10, "watch: ticks between SVG frames");
 ABSL_DECLARE_FLAG(int32_t, ticks);
-ABSL_FLAG(bool, forever, false, "watch: ignore --ticks and follow the world until it ends");
+ABSL_FLAG(bool, forever, false,
+          "watch: ignore --ticks and follow the world until it ends");
+ABSL_FLAG(uint32_t, every, 1,
+          "watch: print one line per this many ticks (event counts summed "
+          "since the last line)");
 
 namespace atl::cli {
 namespace {
@@ -42,7 +47,8 @@ int RunWatchCommand(const std::vector<std::string>& args) {
   absl::StatusOr<std::string> address = ServerAddress();
   if (!address.ok()) return Fail(address.status());
   // The scene's templates are needed to re-simulate spawns.
-  absl::StatusOr<v1::RecordingHeader> setup = FetchWorldSetup(*address, args[0]);
+  absl::StatusOr<v1::RecordingHeader> setup =
+      FetchWorldSetup(*address, args[0]);
   if (!setup.ok()) return Fail(setup.status());
   const std::string svg_dir = absl::GetFlag(FLAGS_svg);
   if (!svg_dir.empty()) {
@@ -54,15 +60,21 @@ int RunWatchCommand(const std::vector<std::string>& args) {
   options.address = *address;
   options.world_id = args[0];
   options.connect_timeout = Timeout();
-  absl::StatusOr<std::unique_ptr<client::Session>> session = client::Session::Connect(options);
+  absl::StatusOr<std::unique_ptr<client::Session>> session =
+      client::Session::Connect(options);
   if (!session.ok()) return Fail(session.status());
   const v1::WorldConfig config = (*session)->joined().config();
   std::unique_ptr<client::PredictedWorld> world;
-  const int64_t limit = absl::GetFlag(FLAGS_forever) ? -1 : absl::GetFlag(FLAGS_ticks);
+  const int64_t limit =
+      absl::GetFlag(FLAGS_forever) ? -1 : absl::GetFlag(FLAGS_ticks);
   int64_t shown = 0;
-  const uint32_t svg_every = std::max<uint32_t>(1, absl::GetFlag(FLAGS_svg_every));
+  const uint32_t svg_every =
+      std::max<uint32_t>(1, absl::GetFlag(FLAGS_svg_every));
+  const uint32_t every = std::max<uint32_t>(1, absl::GetFlag(FLAGS_every));
+  int begins = 0, ends = 0, hits = 0;  // since the last printed line
   while (limit < 0 || shown < limit) {
-    absl::StatusOr<std::optional<v1::ServerMessage>> m = (*session)->Next(absl::Seconds(5));
+    absl::StatusOr<std::optional<v1::ServerMessage>> m =
+        (*session)->Next(absl::Seconds(5));
     if (!m.ok()) return Fail(m.status());
     if (!m->has_value()) continue;
     const v1::ServerMessage& msg = **m;
@@ -70,11 +82,13 @@ int RunWatchCommand(const std::vector<std::string>& args) {
       if (!msg.has_snapshot()) continue;
       client::PredictionOptions po;  // a spectator: confirmed state only
       absl::StatusOr<std::unique_ptr<client::PredictedWorld>> made =
-          client::PredictedWorld::Create(setup->scene(), config, msg.snapshot(), po);
+          client::PredictedWorld::Create(setup->scene(), config, msg.snapshot(),
+                                         po);
       if (!made.ok()) return Fail(made.status());
       world = *std::move(made);
       std::printf("watching %s from tick %llu (%u Hz)\n", args[0].c_str(),
-                  static_cast<unsigned long long>(msg.snapshot().tick()), config.tick_rate_hz());
+                  static_cast<unsigned long long>(msg.snapshot().tick()),
+                  config.tick_rate_hz());
       continue;
     }
     if (absl::Status s = world->OnServerMessage(msg); !s.ok()) return Fail(s);
@@ -83,24 +97,29 @@ int RunWatchCommand(const std::vector<std::string>& args) {
     }
     if (!msg.has_frame()) continue;
     const v1::Frame& f = msg.frame();
-    int begins = 0, ends = 0, hits = 0;
     for (const v1::ContactEvent& e : f.events()) {
       if (e.kind() == v1::ContactEvent::KIND_BEGIN) ++begins;
       if (e.kind() == v1::ContactEvent::KIND_END) ++ends;
       if (e.kind() == v1::ContactEvent::KIND_HIT) ++hits;
     }
-    const WorldCounters counters = world->confirmed().world().GetCounters();
-    std::printf("tick %llu hash %016llx awake %d/%d inputs %d events begin %d end %d hit %d%s\n",
-                static_cast<unsigned long long>(f.tick()),
-                static_cast<unsigned long long>(f.state_hash()), counters.awake_bodies,
-                counters.bodies, f.inputs_size(), begins, ends, hits,
-                world->confirmed_tick() == f.tick() && world->confirmed().hash() == f.state_hash()
-                    ? ""
-                    : " (local replica differs)");
-    if (!svg_dir.empty() && f.tick() % svg_every == 0 && world->confirmed_tick() == f.tick()) {
+    const bool in_sync = world->confirmed_tick() == f.tick() &&
+                         world->confirmed().hash() == f.state_hash();
+    ++shown;
+    if (!in_sync || shown % every == 0) {
+      const WorldCounters counters = world->confirmed().world().GetCounters();
+      std::printf(
+          "tick %llu hash %016llx awake %d/%d inputs %d events begin %d end %d "
+          "hit %d%s\n",
+          static_cast<unsigned long long>(f.tick()),
+          static_cast<unsigned long long>(f.state_hash()),
+          counters.awake_bodies, counters.bodies, f.inputs_size(), begins, ends,
+          hits, in_sync ? "" : " (local replica differs)");
+      begins = ends = hits = 0;
+    }
+    if (!svg_dir.empty() && f.tick() % svg_every == 0 &&
+        world->confirmed_tick() == f.tick()) {
       WriteFrame(svg_dir, world->confirmed().world(), f.tick());
     }
-    ++shown;
   }
   std::fflush(stdout);
   return 0;

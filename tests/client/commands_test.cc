@@ -128,6 +128,17 @@ TEST_F(CommandsTest, CreateListWatchBatchAndDestroy) {
   }
   EXPECT_GE(frames, 2);
 
+  // --every=4 prints one line per 4 ticks: 12 ticks, 3 lines.
+  ASSERT_EQ(RunCommand({BinaryPath("atoll"), "watch", "pyr", flag, "--ticks=12", "--every=4"},
+                       &output),
+            0)
+      << output;
+  ticks = 0;
+  for (absl::string_view line : absl::StrSplit(output, '\n')) {
+    if (absl::StartsWith(line, "tick ")) ++ticks;
+  }
+  EXPECT_EQ(ticks, 3) << output;
+
   ASSERT_EQ(RunCommand({BinaryPath("atoll"), "batch", "pyramid", flag, "--steps=200", "--size=5"},
                        &output),
             0)
