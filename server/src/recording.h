@@ -1,6 +1,7 @@
 // atoll-server — a world's recording: header, checkpoints and one record
 // per tick, appended to a file under --data_dir (docs/recording.md) or, with
-// no data dir, to memory in the same format.
+// no data dir, to memory in the same format (atoll/sim/recording_format.h
+// reads it back).
 
 #ifndef ATOLL_SERVER_RECORDING_H_
 #define ATOLL_SERVER_RECORDING_H_
@@ -11,24 +12,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "atoll/sim/recording_format.h"
 #include "atoll/v1/recording.pb.h"
 
 namespace atl::server {
-
-/// A recording read back, and how many bytes of the file were whole records
-/// (a torn tail after a crash is everything past valid_bytes).
-struct ReadRecordingResult {
-  v1::Recording recording;
-  uint64_t valid_bytes = 0;
-};
-
-/// Parses recording bytes. Stops at the first incomplete or corrupt record
-/// (a crash can tear the last one); DataLoss when the magic is wrong or no
-/// header and checkpoint precede it.
-absl::StatusOr<ReadRecordingResult> ParseRecording(const std::string& bytes);
-
-/// Reads and parses a recording file. NotFound when it does not exist.
-absl::StatusOr<ReadRecordingResult> ReadRecordingFile(const std::string& path);
 
 /// Appends records. Not thread-safe: its WorldHost serializes calls.
 class RecordingWriter {
@@ -64,7 +51,7 @@ class RecordingWriter {
 
  private:
   RecordingWriter(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
-  absl::Status Append(uint8_t type, const std::string& payload);
+  absl::Status Append(sim::RecordType type, const std::string& payload);
 
   std::string path_;
   int fd_;  // -1: in memory

@@ -117,7 +117,7 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Create(
 
 absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Recover(const std::string& path,
                                                               const WorldHostOptions& options) {
-  absl::StatusOr<ReadRecordingResult> read = ReadRecordingFile(path);
+  absl::StatusOr<sim::ParsedRecording> read = sim::ReadRecording(path);
   if (!read.ok()) return read.status();
   const v1::Recording& rec = read->recording;
   const v1::Checkpoint& cp = rec.checkpoints(rec.checkpoints_size() - 1);
