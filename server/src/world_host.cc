@@ -291,7 +291,8 @@ void WorldHost::Tick(absl::Duration lateness) {
   std::shared_ptr<const SentSnapshot> target;
   std::optional<v1::ServerMessage> full_message;
   std::map<const SentSnapshot*, v1::ServerMessage> delta_messages;
-  auto snapshot_for = [&](const Session& session) -> const v1::ServerMessage& {
+  auto snapshot_for = [&](const Session& session)
+                          ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) -> const v1::ServerMessage& {
     if (!current.has_value()) {
       current = checkpoint.has_value() ? *checkpoint : sim_->SaveCheckpoint(applied_sequence_);
       target = RememberSentLocked(current->tick(), current->snapshot());
