@@ -6,6 +6,7 @@
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
+#include "absl/flags/marshalling.h"
 #include "absl/strings/str_cat.h"
 #include "atoll/client/bot.h"
 #include "client/cli/cli_util.h"
@@ -15,6 +16,8 @@ ABSL_FLAG(int32_t, players, 1, "bot: simulated players (slots 1..N)");
 ABSL_FLAG(absl::Duration, latency, absl::ZeroDuration(),
           "bot: one-way latency injected into each player's stream");
 ABSL_FLAG(int32_t, window, 8, "bot: prediction window in ticks (0..60)");
+ABSL_FLAG(std::vector<std::string>, tokens, {},
+          "bot: the join tokens of slots 1..N, comma-separated, as `atoll create` printed them");
 ABSL_DECLARE_FLAG(int32_t, ticks);
 ABSL_DECLARE_FLAG(uint64_t, seed);
 ABSL_DECLARE_FLAG(uint32_t, input_delay);
@@ -25,17 +28,15 @@ int RunBotCommand(const std::vector<std::string>& args) {
   if (args.size() != 1) return Usage("bot needs one world id");
   absl::StatusOr<std::string> address = ServerAddress();
   if (!address.ok()) return Fail(address.status());
-  // Tokens and templates come from the world's recording header.
+  // Templates come from the world's recording header; tokens only from
+  // whoever created the world (the server never hands them out again).
   absl::StatusOr<v1::RecordingHeader> setup = FetchWorldSetup(*address, args[0]);
   if (!setup.ok()) return Fail(setup.status());
   client::BotOptions options;
   options.address = *address;
   options.world_id = args[0];
   options.scene = setup->scene();
-  for (const v1::SlotToken& t : setup->tokens()) {
-    if (t.slot() > options.tokens.size()) options.tokens.resize(t.slot());
-    options.tokens[t.slot() - 1] = t.token();
-  }
+  options.tokens = absl::GetFlag(FLAGS_tokens);
   options.players = absl::GetFlag(FLAGS_players);
   options.ticks = static_cast<uint64_t>(std::max(1, absl::GetFlag(FLAGS_ticks)));
   options.injected_latency = absl::GetFlag(FLAGS_latency);

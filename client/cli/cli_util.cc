@@ -73,6 +73,7 @@ absl::StatusOr<v1::RecordingHeader> FetchWorldSetup(const std::string& address,
   context.set_deadline(Deadline());
   v1::GetRecordingRequest request;
   request.set_world_id(world_id);
+  request.set_header_only(true);
   v1::Recording recording;
   const grpc::Status status = stub->GetRecording(&context, request, &recording);
   if (!status.ok()) return client::FromGrpcStatus(status, address);

@@ -112,6 +112,8 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Create(
   host->recording_ = *std::move(writer);
   host->sim_ = *std::move(sim);
   host->checkpoints_.push_back(std::move(initial));
+  host->public_header_ = std::move(header);
+  host->public_header_.clear_tokens();
   return host;
 }
 
@@ -167,6 +169,8 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Recover(const std::string&
   if (!writer.ok()) return writer.status();
   host->recording_ = *std::move(writer);
   host->sim_ = *std::move(sim);
+  host->public_header_ = rec.header();
+  host->public_header_.clear_tokens();
   return host;
 }
 
@@ -534,9 +538,16 @@ v1::WorldInfo WorldHost::Info() const {
   return info;
 }
 
-absl::StatusOr<v1::Recording> WorldHost::GetRecording() const {
+absl::StatusOr<v1::Recording> WorldHost::GetRecording(bool header_only) const {
   absl::MutexLock lock(&mu_);
-  return recording_->Read();
+  if (header_only) {
+    v1::Recording recording;
+    *recording.mutable_header() = public_header_;
+    return recording;
+  }
+  absl::StatusOr<v1::Recording> recording = recording_->Read();
+  if (recording.ok()) recording->mutable_header()->clear_tokens();
+  return recording;
 }
 
 void WorldHost::Stop(const grpc::Status& status, bool drain, bool remove_recording) {

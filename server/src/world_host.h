@@ -100,7 +100,9 @@ class WorldHost {
   void Ack(const Outbox* session, uint64_t snapshot_tick);
 
   v1::WorldInfo Info() const;
-  absl::StatusOr<v1::Recording> GetRecording() const;
+  /// The recording so far without its join tokens; with `header_only`, the
+  /// header alone (from memory, no file read).
+  absl::StatusOr<v1::Recording> GetRecording(bool header_only) const;
   uint64_t tick() const;
 
   /// Stops ticking, ends every session with `status` (after draining their
@@ -153,6 +155,8 @@ class WorldHost {
   std::unique_ptr<Simulation> sim_ ABSL_GUARDED_BY(mu_);
   std::unique_ptr<RecordingWriter> recording_ ABSL_GUARDED_BY(mu_);
   std::vector<std::string> tokens_ ABSL_GUARDED_BY(mu_);  // index slot-1
+  // The recording's header without its tokens: what GetRecording serves.
+  v1::RecordingHeader public_header_ ABSL_GUARDED_BY(mu_);
   // Inputs by the tick that will apply them.
   std::map<uint64_t, std::vector<v1::ConfirmedInput>> pending_ ABSL_GUARDED_BY(mu_);
   int pending_spawns_ ABSL_GUARDED_BY(mu_) = 0;

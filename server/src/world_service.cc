@@ -47,7 +47,7 @@ grpc::ServerUnaryReactor* WorldService::GetRecording(grpc::CallbackServerContext
                                                      v1::Recording* response) {
   absl::StatusOr<std::shared_ptr<WorldHost>> host = registry_->Find(request->world_id());
   if (!host.ok()) return Done(context, host.status());
-  absl::StatusOr<v1::Recording> recording = (*host)->GetRecording();
+  absl::StatusOr<v1::Recording> recording = (*host)->GetRecording(request->header_only());
   if (recording.ok()) *response = *std::move(recording);
   return Done(context, recording.status());
 }

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "atoll/client/bot.h"
 #include "atoll/client/recording_file.h"
@@ -100,6 +101,12 @@ TEST_F(CommandsTest, CreateListWatchBatchAndDestroy) {
       << output;
   EXPECT_NE(output.find("created arena: 20 bodies"), std::string::npos) << output;
   EXPECT_NE(output.find("slot 4 token "), std::string::npos) << output;
+  std::vector<std::string> tokens;  // "slot N token T" lines, in slot order
+  for (absl::string_view line : absl::StrSplit(output, '\n')) {
+    std::vector<std::string> words = absl::StrSplit(line, ' ');
+    if (words.size() == 4 && words[0] == "slot" && words[2] == "token") tokens.push_back(words[3]);
+  }
+  ASSERT_EQ(tokens.size(), 4u) << output;
   ASSERT_EQ(RunCommand({BinaryPath("atoll"), "create", "pyramid", flag, "--id=pyr", "--size=5"},
                        &output),
             0)
@@ -146,8 +153,14 @@ TEST_F(CommandsTest, CreateListWatchBatchAndDestroy) {
   EXPECT_NE(output.find("200 steps"), std::string::npos) << output;
   EXPECT_NE(output.find("200/200"), std::string::npos) << output;
 
+  // Without the tokens the bot cannot play; the server does not hand them out.
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "bot", "arena", flag, "--players=2", "--ticks=10"},
+                       &output),
+            1)
+      << output;
+  EXPECT_NE(output.find("players"), std::string::npos) << output;
   ASSERT_EQ(RunCommand({BinaryPath("atoll"), "bot", "arena", flag, "--players=2", "--ticks=120",
-                        "--latency=10ms"},
+                        "--latency=10ms", "--tokens=" + absl::StrJoin(tokens, ",")},
                        &output),
             0)
       << output;

@@ -56,6 +56,14 @@ TEST_F(ReplayBatchTest, VerifyReportsFirstDivergentTickAndBodyDiff) {
     absl::SleepFor(absl::Milliseconds(5));
   }
   const v1::Recording recording = GetRecording(address_, "r");
+  // Anyone may fetch a recording; the slots' join tokens stay secret.
+  EXPECT_EQ(recording.header().tokens_size(), 0);
+  EXPECT_EQ(recording.header().world_id(), "r");
+  const v1::Recording header = GetRecording(address_, "r", /*header_only=*/true);
+  EXPECT_EQ(header.header().tokens_size(), 0);
+  EXPECT_EQ(header.header().scene().SerializeAsString(), DuelScene().SerializeAsString());
+  EXPECT_EQ(header.ticks_size(), 0);
+  EXPECT_EQ(header.checkpoints_size(), 0);
   v1::VerifyResponse verdict;
   ASSERT_TRUE(Verify(recording, &verdict).ok());
   EXPECT_TRUE(verdict.ok());

@@ -64,11 +64,13 @@ v1::WorldInfo GetWorld(const std::string& address, const std::string& world_id) 
   return info;
 }
 
-v1::Recording GetRecording(const std::string& address, const std::string& world_id) {
+v1::Recording GetRecording(const std::string& address, const std::string& world_id,
+                           bool header_only) {
   auto stub = v1::WorldService::NewStub(client::MakeChannel(address));
   grpc::ClientContext context;
   v1::GetRecordingRequest request;
   request.set_world_id(world_id);
+  request.set_header_only(header_only);
   v1::Recording recording;
   const grpc::Status s = stub->GetRecording(&context, request, &recording);
   EXPECT_TRUE(s.ok()) << s.error_message();

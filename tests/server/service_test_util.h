@@ -28,7 +28,8 @@ v1::CreateWorldResponse CreateWorld(const std::string& address, const v1::Create
 grpc::Status TryCreateWorld(const std::string& address, const v1::CreateWorldRequest& request,
                             v1::CreateWorldResponse* response);
 v1::WorldInfo GetWorld(const std::string& address, const std::string& world_id);
-v1::Recording GetRecording(const std::string& address, const std::string& world_id);
+v1::Recording GetRecording(const std::string& address, const std::string& world_id,
+                           bool header_only = false);
 
 v1::BodyRef Body(uint32_t index, uint32_t generation = 1);
 v1::Command Impulse(const v1::BodyRef& body, float x, float y);
