@@ -45,9 +45,9 @@ absl::StatusOr<BotReport> RunPlayer(const BotOptions& options, uint32_t slot) {
       PredictedWorld::Create(options.scene, config, *snapshot, po);
   if (!world.ok()) return world.status();
   PredictedWorld& pw = **world;
-  // Sequence numbers grow per slot across sessions, and earlier players of
-  // this slot may have used any: continue from the clock.
-  pw.set_next_sequence(static_cast<uint64_t>(absl::ToUnixMicros(absl::Now())));
+  // Sequence numbers grow per slot across sessions: continue after the
+  // last one the server accepted from this slot.
+  pw.set_next_sequence((*session)->joined().last_sequence() + 1);
   (void)(*session)->Ack(snapshot->tick());
 
   // Inputs must reach the server before it steps their tick: schedule them

@@ -366,6 +366,9 @@ absl::Status WorldHost::AddSessionLocked(Session session, std::optional<uint64_t
   joined.mutable_joined()->set_slot(session.slot);
   *joined.mutable_joined()->mutable_config() = config_;
   joined.mutable_joined()->set_tick(now);
+  if (session.slot >= 1 && session.slot <= accepted_sequence_.size()) {
+    joined.mutable_joined()->set_last_sequence(accepted_sequence_[session.slot - 1]);
+  }
   if (!from.has_value() || *from >= now) {
     session.outbox->Push(std::move(joined), true);
     const v1::Checkpoint cp = sim_->SaveCheckpoint(applied_sequence_);

@@ -198,6 +198,25 @@ TEST_F(SessionTest, KilledServerRestoresEveryWorldAndContinuesTheHashChain) {
   // Frames after the restart continue the recorded chain.
   uint64_t last = 0;
   EXPECT_TRUE(ResimulateStream(p1->messages(), DuelScene(), world.world().config(), &last));
+  // Slot 1 rejoins: Joined says which of its sequence numbers the world
+  // already applied (what the recording kept), so it can go on from there.
+  uint64_t recorded_sequence = 0;
+  for (const v1::RecordedTick& t : after.ticks()) {
+    for (const v1::ConfirmedInput& in : t.inputs()) {
+      if (in.slot() == 1) recorded_sequence = std::max(recorded_sequence, in.sequence());
+    }
+  }
+  ASSERT_GT(recorded_sequence, 0u);
+  v1::Join rejoin1 = JoinFor(world, 1);
+  rejoin1.clear_resume_from_tick();
+  auto slot1 = SessionClient::Connect(address, rejoin1);
+  ASSERT_TRUE(slot1->WaitFor(
+      [](const std::vector<v1::ServerMessage>& ms) { return !ms.empty(); }, absl::Seconds(10)));
+  ASSERT_TRUE(slot1->messages().front().has_joined());
+  EXPECT_EQ(slot1->messages().front().joined().last_sequence(), recorded_sequence);
+  EXPECT_EQ(p1->messages().front().joined().last_sequence(), 0u);  // slot 2 never sent
+  slot1->Close();
+
   auto replay = v1::ReplayService::NewStub(client::MakeChannel(address));
   grpc::ClientContext context;
   v1::VerifyRequest verify;
