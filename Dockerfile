@@ -20,11 +20,15 @@ FROM debian:bookworm-slim
 COPY --from=build /out/bin/ /usr/local/bin/
 COPY --from=build /out/lib/ /usr/local/lib/atoll/
 RUN echo /usr/local/lib/atoll > /etc/ld.so.conf.d/atoll.conf && ldconfig \
- && useradd --system --uid 10001 --create-home --home-dir /var/lib/atoll atoll
+ && useradd --system --uid 10001 --create-home --home-dir /var/lib/atoll atoll \
+ && mkdir /var/lib/atoll/data && chown atoll:atoll /var/lib/atoll/data
 USER atoll
 WORKDIR /var/lib/atoll
 EXPOSE 50051
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["atoll", "health", "--server=127.0.0.1:50051", "--timeout=2s"]
+# Recordings (--data_dir) belong on a volume: mounted here, a new container
+# restores every world (deploy/docker-compose.yml, deploy/kubernetes).
+VOLUME /var/lib/atoll/data
 ENTRYPOINT ["atoll-server"]
 CMD ["--listen=0.0.0.0:50051"]
