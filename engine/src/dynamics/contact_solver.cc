@@ -1,5 +1,6 @@
 #include "dynamics/contact_solver.h"
 
+#include "dynamics/constraint_colours.h"
 #include "dynamics/island.h"
 #include "world/world_state.h"
 
@@ -7,76 +8,106 @@ namespace atl {
 namespace {
 
 // Reads a body's solver state, or the static stand-in.
-inline SolverBody Load(const std::vector<SolverBody>& bodies, int32_t index) {
+inline SolverBody Load(const SolverBody* bodies, int32_t index) {
   return index >= 0 ? bodies[index] : kStaticSolverBody;
 }
-inline void Store(std::vector<SolverBody>* bodies, int32_t index, const SolverBody& b) {
-  if (index >= 0) (*bodies)[index] = b;
+// Writes back only bodies the constraint moves: a kinematic body is read by
+// many constraints of one colour at once (constraint_colours.h).
+inline void StoreA(SolverBody* bodies, const ContactConstraint& cc,
+                   const SolverBody& b) {
+  if (ConstraintMoves(cc.index_a, cc.inv_mass_a, cc.inv_inertia_a))
+    bodies[cc.index_a] = b;
+}
+inline void StoreB(SolverBody* bodies, const ContactConstraint& cc,
+                   const SolverBody& b) {
+  if (ConstraintMoves(cc.index_b, cc.inv_mass_b, cc.inv_inertia_b))
+    bodies[cc.index_b] = b;
+}
+
+void PrepareContact(const WorldState& w,
+                    const std::vector<SolverBodyParams>& params, int32_t i,
+                    ContactConstraint* out) {
+  const Contact& c = w.contacts[i];
+  const Body& ba = w.bodies[c.body_a];
+  const Body& bb = w.bodies[c.body_b];
+  const int32_t ia = ba.solver_index;
+  const int32_t ib = bb.solver_index;
+  ContactConstraint& cc = *out;
+  cc = ContactConstraint();
+  cc.index_a = ia;
+  cc.index_b = ib;
+  cc.contact = i;
+  cc.normal = c.manifold.normal;
+  cc.friction = c.friction;
+  cc.restitution = c.restitution;
+  cc.inv_mass_a = ia >= 0 ? params[ia].inv_mass : 0.0f;
+  cc.inv_inertia_a = ia >= 0 ? params[ia].inv_inertia : 0.0f;
+  cc.inv_mass_b = ib >= 0 ? params[ib].inv_mass : 0.0f;
+  cc.inv_inertia_b = ib >= 0 ? params[ib].inv_inertia : 0.0f;
+  cc.point_count = c.manifold.point_count;
+
+  const Vec2 n = cc.normal;
+  const Vec2 t = RightPerp(n);
+  const float ma = cc.inv_mass_a, mb = cc.inv_mass_b;
+  const float ia_ = cc.inv_inertia_a, ib_ = cc.inv_inertia_b;
+  const Vec2 va = ba.linear_velocity, vb = bb.linear_velocity;
+  const float wa = ba.angular_velocity, wb = bb.angular_velocity;
+  for (int32_t j = 0; j < cc.point_count; ++j) {
+    const ManifoldPoint& mp = c.manifold.points[j];
+    ContactConstraintPoint& cp = cc.points[j];
+    cp.normal_impulse = mp.normal_impulse;
+    cp.tangent_impulse = mp.tangent_impulse;
+    cp.max_normal_impulse = 0.0f;
+    cp.anchor_a = mp.point - ba.center;
+    cp.anchor_b = mp.point - bb.center;
+    cp.base_separation = mp.separation - Dot(cp.anchor_b - cp.anchor_a, n);
+    const float rna = Cross(cp.anchor_a, n), rnb = Cross(cp.anchor_b, n);
+    const float kn = ma + mb + ia_ * rna * rna + ib_ * rnb * rnb;
+    cp.normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
+    const float rta = Cross(cp.anchor_a, t), rtb = Cross(cp.anchor_b, t);
+    const float kt = ma + mb + ia_ * rta * rta + ib_ * rtb * rtb;
+    cp.tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
+    const Vec2 dv =
+        (vb + Cross(wb, cp.anchor_b)) - (va + Cross(wa, cp.anchor_a));
+    cp.relative_velocity = Dot(n, dv);
+  }
 }
 
 }  // namespace
 
-void PrepareContacts(const WorldState& w, const std::vector<SolverBodyParams>& params,
+void PrepareContacts(const WorldState& w,
+                     const std::vector<SolverBodyParams>& params,
+                     std::vector<int32_t>* touching,
                      std::vector<ContactConstraint>* constraints) {
-  constraints->clear();
+  // Which contacts take part, in index order (cheap, serial); then the
+  // constraints, each in its own slot (parallel).
+  touching->clear();
   for (int32_t i = 0; i < w.contact_ids.Capacity(); ++i) {
     if (!w.contact_ids.IsAlive(i)) continue;
     const Contact& c = w.contacts[i];
     if ((c.flags & kContactTouching) == 0 || (c.flags & kContactSensor) != 0) continue;
-    const Body& ba = w.bodies[c.body_a];
-    const Body& bb = w.bodies[c.body_b];
-    const int32_t ia = ba.solver_index;
-    const int32_t ib = bb.solver_index;
+    const int32_t ia = w.bodies[c.body_a].solver_index;
+    const int32_t ib = w.bodies[c.body_b].solver_index;
     // Only contacts with a dynamic body in the solver push anything.
     const bool a_moves = ia >= 0 && params[ia].inv_mass + params[ia].inv_inertia > 0.0f;
     const bool b_moves = ib >= 0 && params[ib].inv_mass + params[ib].inv_inertia > 0.0f;
     if (!a_moves && !b_moves) continue;
-
-    ContactConstraint& cc = constraints->emplace_back();
-    cc.index_a = ia;
-    cc.index_b = ib;
-    cc.contact = i;
-    cc.normal = c.manifold.normal;
-    cc.friction = c.friction;
-    cc.restitution = c.restitution;
-    cc.inv_mass_a = ia >= 0 ? params[ia].inv_mass : 0.0f;
-    cc.inv_inertia_a = ia >= 0 ? params[ia].inv_inertia : 0.0f;
-    cc.inv_mass_b = ib >= 0 ? params[ib].inv_mass : 0.0f;
-    cc.inv_inertia_b = ib >= 0 ? params[ib].inv_inertia : 0.0f;
-    cc.point_count = c.manifold.point_count;
-
-    const Vec2 n = cc.normal;
-    const Vec2 t = RightPerp(n);
-    const float ma = cc.inv_mass_a, mb = cc.inv_mass_b;
-    const float ia_ = cc.inv_inertia_a, ib_ = cc.inv_inertia_b;
-    const Vec2 va = ba.linear_velocity, vb = bb.linear_velocity;
-    const float wa = ba.angular_velocity, wb = bb.angular_velocity;
-    for (int32_t j = 0; j < cc.point_count; ++j) {
-      const ManifoldPoint& mp = c.manifold.points[j];
-      ContactConstraintPoint& cp = cc.points[j];
-      cp.normal_impulse = mp.normal_impulse;
-      cp.tangent_impulse = mp.tangent_impulse;
-      cp.max_normal_impulse = 0.0f;
-      cp.anchor_a = mp.point - ba.center;
-      cp.anchor_b = mp.point - bb.center;
-      cp.base_separation = mp.separation - Dot(cp.anchor_b - cp.anchor_a, n);
-      const float rna = Cross(cp.anchor_a, n), rnb = Cross(cp.anchor_b, n);
-      const float kn = ma + mb + ia_ * rna * rna + ib_ * rnb * rnb;
-      cp.normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
-      const float rta = Cross(cp.anchor_a, t), rtb = Cross(cp.anchor_b, t);
-      const float kt = ma + mb + ia_ * rta * rta + ib_ * rtb * rtb;
-      cp.tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
-      const Vec2 dv = (vb + Cross(wb, cp.anchor_b)) - (va + Cross(wa, cp.anchor_a));
-      cp.relative_velocity = Dot(n, dv);
-    }
+    touching->push_back(i);
   }
+  constraints->resize(touching->size());
+  w.executor->ParallelFor(static_cast<int32_t>(touching->size()), 128,
+                          [&](int32_t begin, int32_t end) {
+                            for (int32_t k = begin; k < end; ++k) {
+                              PrepareContact(w, params, (*touching)[k],
+                                             &(*constraints)[k]);
+                            }
+                          });
 }
 
-void WarmStartContacts(std::vector<ContactConstraint>* constraints,
-                       std::vector<SolverBody>* bodies) {
-  for (ContactConstraint& cc : *constraints) {
-    SolverBody a = Load(*bodies, cc.index_a);
-    SolverBody b = Load(*bodies, cc.index_b);
+void WarmStartContact(const ContactConstraint& cc, SolverBody* bodies) {
+  {
+    SolverBody a = Load(bodies, cc.index_a);
+    SolverBody b = Load(bodies, cc.index_b);
     const Vec2 n = cc.normal;
     const Vec2 t = RightPerp(n);
     for (int32_t j = 0; j < cc.point_count; ++j) {
@@ -87,17 +118,18 @@ void WarmStartContacts(std::vector<ContactConstraint>* constraints,
       b.angular_velocity += cc.inv_inertia_b * Cross(cp.anchor_b, p);
       b.linear_velocity = MulAdd(b.linear_velocity, cc.inv_mass_b, p);
     }
-    Store(bodies, cc.index_a, a);
-    Store(bodies, cc.index_b, b);
+    StoreA(bodies, cc, a);
+    StoreB(bodies, cc, b);
   }
 }
 
-void SolveContacts(std::vector<ContactConstraint>* constraints,
-                   std::vector<SolverBody>* bodies, const Softness& softness,
-                   float inv_h, float max_push_velocity, bool use_bias) {
-  for (ContactConstraint& cc : *constraints) {
-    SolverBody a = Load(*bodies, cc.index_a);
-    SolverBody b = Load(*bodies, cc.index_b);
+void SolveContact(ContactConstraint* constraint, SolverBody* bodies,
+                  const Softness& softness, float inv_h,
+                  float max_push_velocity, bool use_bias) {
+  {
+    ContactConstraint& cc = *constraint;
+    SolverBody a = Load(bodies, cc.index_a);
+    SolverBody b = Load(bodies, cc.index_b);
     const float ma = cc.inv_mass_a, ia = cc.inv_inertia_a;
     const float mb = cc.inv_mass_b, ib = cc.inv_inertia_b;
     const Vec2 n = cc.normal;
@@ -165,17 +197,18 @@ void SolveContacts(std::vector<ContactConstraint>* constraints,
       b.linear_velocity = MulAdd(b.linear_velocity, mb, p);
       b.angular_velocity += ib * Cross(rb, p);
     }
-    Store(bodies, cc.index_a, a);
-    Store(bodies, cc.index_b, b);
+    StoreA(bodies, cc, a);
+    StoreB(bodies, cc, b);
   }
 }
 
-void ApplyRestitution(std::vector<ContactConstraint>* constraints,
-                      std::vector<SolverBody>* bodies, float threshold) {
-  for (ContactConstraint& cc : *constraints) {
-    if (cc.restitution == 0.0f) continue;
-    SolverBody a = Load(*bodies, cc.index_a);
-    SolverBody b = Load(*bodies, cc.index_b);
+void ApplyRestitution(ContactConstraint* constraint, SolverBody* bodies,
+                      float threshold) {
+  {
+    ContactConstraint& cc = *constraint;
+    if (cc.restitution == 0.0f) return;
+    SolverBody a = Load(bodies, cc.index_a);
+    SolverBody b = Load(bodies, cc.index_b);
     const Vec2 n = cc.normal;
     for (int32_t j = 0; j < cc.point_count; ++j) {
       ContactConstraintPoint& cp = cc.points[j];
@@ -198,19 +231,25 @@ void ApplyRestitution(std::vector<ContactConstraint>* constraints,
       b.linear_velocity = MulAdd(b.linear_velocity, cc.inv_mass_b, p);
       b.angular_velocity += cc.inv_inertia_b * Cross(rb, p);
     }
-    Store(bodies, cc.index_a, a);
-    Store(bodies, cc.index_b, b);
+    StoreA(bodies, cc, a);
+    StoreB(bodies, cc, b);
   }
 }
 
 void StoreImpulses(const std::vector<ContactConstraint>& constraints, WorldState* w) {
-  for (const ContactConstraint& cc : constraints) {
-    Manifold& m = w->contacts[cc.contact].manifold;
-    for (int32_t j = 0; j < cc.point_count; ++j) {
-      m.points[j].normal_impulse = cc.points[j].normal_impulse;
-      m.points[j].tangent_impulse = cc.points[j].tangent_impulse;
-    }
-  }
+  // Each constraint writes its own contact.
+  w->executor->ParallelFor(
+      static_cast<int32_t>(constraints.size()), 256,
+      [&](int32_t begin, int32_t end) {
+        for (int32_t k = begin; k < end; ++k) {
+          const ContactConstraint& cc = constraints[k];
+          Manifold& m = w->contacts[cc.contact].manifold;
+          for (int32_t j = 0; j < cc.point_count; ++j) {
+            m.points[j].normal_impulse = cc.points[j].normal_impulse;
+            m.points[j].tangent_impulse = cc.points[j].tangent_impulse;
+          }
+        }
+      });
 }
 
 }  // namespace atl

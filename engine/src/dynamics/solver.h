@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "dynamics/constraint_colours.h"
 #include "dynamics/contact_solver.h"
 #include "dynamics/solver_body.h"
 
@@ -24,13 +25,21 @@ struct SolverScratch {
   std::vector<uint8_t> restless_islands;
   /// Joints solved this step, in index order.
   std::vector<int32_t> joints;
+  /// Contact index of each constraint in `contacts`.
+  std::vector<int32_t> touching_contacts;
+  /// This step's colouring of `joints` and of `contacts` (by position in
+  /// those arrays).
+  ConstraintColours joint_colours;
+  ConstraintColours contact_colours;
 };
 
 /// Integrates and solves every awake non-static body for `time_step`:
 /// per substep integrate velocities, warm start, solve with bias, integrate
-/// positions, relax (joints before contacts in each pass); then restitution, impulses stored for warm starting,
-/// and the bodies' poses, velocities and sleep timers written back. Also
-/// fills the step's hit events.
+/// positions, relax (joints before contacts in each pass, each colour by
+/// colour, see constraint_colours.h); then restitution, impulses stored for
+/// warm starting, and the bodies' poses, velocities and sleep timers written
+/// back. Also fills the step's hit events. Parallel parts run on the world's
+/// executor; the result does not depend on it.
 void Solve(WorldState* world, float time_step, SolverScratch* scratch);
 
 }  // namespace atl
