@@ -136,6 +136,7 @@ void SolveContact(ContactConstraint* constraint, SolverBody* bodies,
     const Vec2 t = RightPerp(n);
     // Motion of the bodies since the step began.
     const Vec2 dp = b.delta_position - a.delta_position;
+    Vec2 moved[2];  // relative anchor motion per point
 
     for (int32_t j = 0; j < cc.point_count; ++j) {
       ContactConstraintPoint& cp = cc.points[j];
@@ -146,6 +147,7 @@ void SolveContact(ContactConstraint* constraint, SolverBody* bodies,
       const Vec2 ra = cp.anchor_a;
       const Vec2 rb = cp.anchor_b;
       const Vec2 d = dp + (RotateVector(b.delta_rotation, rb) - RotateVector(a.delta_rotation, ra));
+      moved[j] = d;
       const float s = Dot(n, d) + cp.base_separation;
 
       float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
@@ -183,7 +185,8 @@ void SolveContact(ContactConstraint* constraint, SolverBody* bodies,
       float vt = Dot(dv, t);
       if (use_bias) {
         // Anchor drift along the surface since the step began.
-        const Vec2 d = dp + (RotateVector(b.delta_rotation, rb) - RotateVector(a.delta_rotation, ra));
+        // (The normal loop's anchor motion: the rotations have not changed.)
+        const Vec2 d = moved[j];
         vt += softness.bias_rate * Dot(t, d - (cp.anchor_b - cp.anchor_a));
       }
       const float limit = cc.friction * cp.normal_impulse;
