@@ -6,19 +6,20 @@
 #include "atoll/scene.h"
 #include "atoll/snapshot.h"
 #include "dynamics/constraint_colours.h"
+#include "engine/parallel/std_thread_executor.h"
 
 namespace atl {
 namespace {
 
-struct Run {
+struct ChainRun {
   std::vector<uint64_t> chain;
   int32_t awake_at_end = 0;
 };
 
-Run HashChain(const SceneDesc& desc, Executor* executor, int steps) {
+ChainRun HashChain(const SceneDesc& desc, Executor* executor, int steps) {
   auto world = BuildWorld(desc).value();
   world->SetExecutor(executor);
-  Run run;
+  ChainRun run;
   std::string scratch;
   for (int i = 0; i < steps; ++i) {
     EXPECT_TRUE(world->Step(desc.time_step).ok());
@@ -28,14 +29,21 @@ Run HashChain(const SceneDesc& desc, Executor* executor, int steps) {
   return run;
 }
 
+// The oneTBB pool, except under ThreadSanitizer, which cannot see oneTBB's
+// synchronisation (std_thread_executor.h).
+std::unique_ptr<Executor> MakePool(int32_t threads) {
+  return testing::kThreadSanitizer ? testing::MakeStdThreadExecutor(threads)
+                                   : MakeThreadPoolExecutor(threads);
+}
+
 void ExpectSameAtOneToEightThreads(const char* name, int32_t size, int steps,
                                    int32_t* awake_at_end = nullptr) {
   SceneParams params;
   params.size = size;
   const SceneDesc desc = MakeScene(name, params).value();
-  const Run serial = HashChain(desc, SerialExecutor(), steps);
+  const ChainRun serial = HashChain(desc, SerialExecutor(), steps);
   for (int32_t threads : {1, 2, 3, 4, 8}) {
-    auto pool = MakeThreadPoolExecutor(threads);
+    auto pool = MakePool(threads);
     EXPECT_EQ(HashChain(desc, pool.get(), steps).chain, serial.chain)
         << name << " at " << threads << " threads";
   }
@@ -67,16 +75,30 @@ TEST(ThreadInvarianceTest, HashChainsEqualThroughSleep) {
   EXPECT_EQ(awake, 0) << "the pyramid should have fallen asleep within the run";
 }
 
-TEST(ThreadInvarianceTest, ParallelForCoversEveryItemOnce) {
-  auto pool = MakeThreadPoolExecutor(4);
-  for (int32_t count : {0, 1, 63, 64, 65, 1000, 4097}) {
-    std::vector<int> hits(static_cast<size_t>(count), 0);
-    pool->ParallelFor(count, 64, [&](int32_t begin, int32_t end) {
-      for (int32_t i = begin; i < end; ++i) ++hits[static_cast<size_t>(i)];
-    });
-    for (int h : hits) ASSERT_EQ(h, 1) << count;
+// The std::thread executor the TSan run uses gives the same chains too.
+TEST(ThreadInvarianceTest, StdThreadExecutorGivesTheSameChains) {
+  const SceneDesc desc = MakeScene("tumbler", {.size = 15}).value();
+  const ChainRun serial = HashChain(desc, SerialExecutor(), 60);
+  for (int32_t threads : {2, 4}) {
+    auto pool = testing::MakeStdThreadExecutor(threads);
+    EXPECT_EQ(HashChain(desc, pool.get(), 60).chain, serial.chain) << threads << " threads";
   }
-  EXPECT_EQ(pool->concurrency(), 4);
+}
+
+TEST(ThreadInvarianceTest, ParallelForCoversEveryItemOnce) {
+  auto tbb_pool = testing::kThreadSanitizer ? nullptr : MakeThreadPoolExecutor(4);
+  auto std_pool = testing::MakeStdThreadExecutor(4);
+  for (Executor* pool : {tbb_pool.get(), std_pool.get()}) {
+    if (pool == nullptr) continue;
+    for (int32_t count : {0, 1, 63, 64, 65, 1000, 4097}) {
+      std::vector<int> hits(static_cast<size_t>(count), 0);
+      pool->ParallelFor(count, 64, [&](int32_t begin, int32_t end) {
+        for (int32_t i = begin; i < end; ++i) ++hits[static_cast<size_t>(i)];
+      });
+      for (int h : hits) ASSERT_EQ(h, 1) << count;
+    }
+    EXPECT_EQ(pool->concurrency(), 4);
+  }
   EXPECT_EQ(SerialExecutor()->concurrency(), 1);
 }
 
@@ -111,7 +133,7 @@ TEST(ConstraintColoursTest, BodiesNotMovedDoNotBlock) {
     slots[1] = i;
   });
   EXPECT_EQ(colours.ColourSize(0), 10);
-  auto pool = MakeThreadPoolExecutor(4);
+  auto pool = MakePool(4);
   std::vector<int> visits(10, 0);
   colours.ForEach(pool.get(), 1,
                   [&](int32_t i) { ++visits[static_cast<size_t>(i)]; });
@@ -129,7 +151,7 @@ TEST(ConstraintColoursTest, StarOverflowsPastTheLastColour) {
     EXPECT_EQ(colours.ColourSize(c), 1);
   EXPECT_EQ(colours.ColourSize(ConstraintColours::kColourCount),
             30 - ConstraintColours::kColourCount);
-  auto pool = MakeThreadPoolExecutor(4);
+  auto pool = MakePool(4);
   std::vector<int32_t> order;
   colours.ForEach(pool.get(), 1, [&](int32_t i) { order.push_back(i); });
   std::vector<int32_t> expected(30);
