@@ -93,8 +93,20 @@ class ConstraintColours {
     std::array<int32_t, kColourCount + 1> cursor;
     std::copy(starts_.begin(), starts_.end() - 1, cursor.begin());
     order_.resize(static_cast<size_t>(count));
-    for (int32_t i = 0; i < count; ++i) order_[cursor[colour_of_[i]]++] = i;
+    position_.resize(static_cast<size_t>(count));
+    for (int32_t i = 0; i < count; ++i) {
+      const int32_t k = cursor[colour_of_[i]]++;
+      order_[k] = i;
+      position_[i] = k;
+    }
   }
+
+  /// Constraint indices by colour: colour 0's in index order, then colour
+  /// 1's, ..., the overflow last. A solver that stores its constraints in
+  /// this order walks each colour through contiguous memory (ForEachSorted).
+  const std::vector<int32_t>& order() const { return order_; }
+  /// Where constraint i is in order().
+  int32_t Position(int32_t i) const { return position_[i]; }
 
   /// Calls fn(i) once for every constraint i: colour after colour, the
   /// constraints of a colour in blocks of at least `grain` over `executor`
@@ -117,6 +129,22 @@ class ConstraintColours {
       fn(order_[k]);
   }
 
+  /// Like ForEach, but fn(k) gets positions in order() instead of constraint
+  /// indices: for constraints stored in colour order.
+  template <typename Fn>
+  void ForEachSorted(Executor* executor, int32_t grain, Fn&& fn) const {
+    for (int32_t c = 0; c < kColourCount; ++c) {
+      const int32_t begin = starts_[c];
+      const int32_t count = starts_[c + 1] - begin;
+      if (count == 0) continue;
+      const int32_t block = std::max(grain, count / (4 * executor->concurrency()));
+      executor->ParallelFor(count, block, [begin, &fn](int32_t b, int32_t e) {
+        for (int32_t k = begin + b; k < begin + e; ++k) fn(k);
+      });
+    }
+    for (int32_t k = starts_[kColourCount]; k < starts_[kColourCount + 1]; ++k) fn(k);
+  }
+
   /// Constraints in colour c (c == kColourCount: the overflow).
   int32_t ColourSize(int32_t c) const { return starts_[c + 1] - starts_[c]; }
 
@@ -129,6 +157,7 @@ class ConstraintColours {
   }
 
   std::vector<int32_t> order_;
+  std::vector<int32_t> position_;
   std::array<int32_t, kColourCount + 2> starts_{};
   std::vector<uint64_t> bits_;
   std::vector<uint8_t> colour_of_;

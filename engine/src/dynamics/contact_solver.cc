@@ -75,12 +75,8 @@ void PrepareContact(const WorldState& w,
 
 }  // namespace
 
-void PrepareContacts(const WorldState& w,
-                     const std::vector<SolverBodyParams>& params,
-                     std::vector<int32_t>* touching,
-                     std::vector<ContactConstraint>* constraints) {
-  // Which contacts take part, in index order (cheap, serial); then the
-  // constraints, each in its own slot (parallel).
+void CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyParams>& params,
+                           std::vector<int32_t>* touching) {
   touching->clear();
   for (int32_t i = 0; i < w.contact_ids.Capacity(); ++i) {
     if (!w.contact_ids.IsAlive(i)) continue;
@@ -94,12 +90,17 @@ void PrepareContacts(const WorldState& w,
     if (!a_moves && !b_moves) continue;
     touching->push_back(i);
   }
-  constraints->resize(touching->size());
-  w.executor->ParallelFor(static_cast<int32_t>(touching->size()), 128,
+}
+
+void PrepareContacts(const WorldState& w, const std::vector<SolverBodyParams>& params,
+                     const std::vector<int32_t>& touching, const std::vector<int32_t>& order,
+                     std::vector<ContactConstraint>* constraints) {
+  // Each constraint its own slot: parallel.
+  constraints->resize(order.size());
+  w.executor->ParallelFor(static_cast<int32_t>(order.size()), 128,
                           [&](int32_t begin, int32_t end) {
                             for (int32_t k = begin; k < end; ++k) {
-                              PrepareContact(w, params, (*touching)[k],
-                                             &(*constraints)[k]);
+                              PrepareContact(w, params, touching[order[k]], &(*constraints)[k]);
                             }
                           });
 }

@@ -58,13 +58,16 @@ struct ContactConstraint {
   ContactConstraintPoint points[2];
 };
 
-/// Builds one constraint per touching non-sensor contact with a dynamic body
-/// in the solver, in contact index order (`touching` gets their contact
-/// indices), in parallel on the world's executor. Bodies' solver_index and
-/// `params` map bodies to solver slots (-1 outside the solver).
-void PrepareContacts(const WorldState& world,
-                     const std::vector<SolverBodyParams>& params,
-                     std::vector<int32_t>* touching,
+/// Lists, in contact index order, the touching non-sensor contacts with a
+/// dynamic body in the solver (bodies' solver_index and `params` map bodies
+/// to solver slots, -1 outside the solver).
+void CollectSolverContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
+                           std::vector<int32_t>* touching);
+
+/// Builds constraint k from contact touching[order[k]], in parallel on the
+/// world's executor (order: the colouring's, so each colour is contiguous).
+void PrepareContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
+                     const std::vector<int32_t>& touching, const std::vector<int32_t>& order,
                      std::vector<ContactConstraint>* constraints);
 
 // The per-constraint passes below read and write only the constraint and the

@@ -153,7 +153,9 @@ void Finalize(WorldState* w, float time_step, SolverScratch* s) {
 
 void ReportHits(WorldState* w, const SolverScratch& s) {
   const float threshold = w->def.hit_event_threshold;
-  for (const ContactConstraint& cc : s.contacts) {
+  // Contact index order (constraints are stored in colour order).
+  for (size_t i = 0; i < s.contacts.size(); ++i) {
+    const ContactConstraint& cc = s.contacts[s.contact_colours.Position(static_cast<int32_t>(i))];
     const Contact& c = w->contacts[cc.contact];
     if ((c.flags & kContactEnableHits) == 0) continue;
     float best = threshold;
@@ -176,7 +178,7 @@ void ReportHits(WorldState* w, const SolverScratch& s) {
 void Solve(WorldState* w, float time_step, SolverScratch* s) {
   Executor* ex = w->executor;
   GatherBodies(w, time_step, s);
-  PrepareContacts(*w, s->params, &s->touching_contacts, &s->contacts);
+  CollectSolverContacts(*w, s->params, &s->touching_contacts);
 
   const int32_t substeps = w->def.substep_count;
   const float h = time_step / static_cast<float>(substeps);
@@ -209,17 +211,22 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
                        ? f.index_b
                        : -1;
       });
-  s->contact_colours.Colour(
-      static_cast<int32_t>(s->contacts.size()), body_count,
-      [s](int32_t k, int32_t slots[2]) {
-        const ContactConstraint& cc = s->contacts[k];
-        slots[0] = ConstraintMoves(cc.index_a, cc.inv_mass_a, cc.inv_inertia_a)
-                       ? cc.index_a
-                       : -1;
-        slots[1] = ConstraintMoves(cc.index_b, cc.inv_mass_b, cc.inv_inertia_b)
-                       ? cc.index_b
-                       : -1;
-      });
+  s->contact_colours.Colour(static_cast<int32_t>(s->touching_contacts.size()), body_count,
+                            [w, s](int32_t k, int32_t slots[2]) {
+                              const Contact& c = w->contacts[s->touching_contacts[k]];
+                              const int32_t body[2] = {c.body_a, c.body_b};
+                              for (int32_t side = 0; side < 2; ++side) {
+                                const int32_t slot = w->bodies[body[side]].solver_index;
+                                const bool moves =
+                                    slot >= 0 && ConstraintMoves(slot, s->params[slot].inv_mass,
+                                                                 s->params[slot].inv_inertia);
+                                slots[side] = moves ? slot : -1;
+                              }
+                            });
+  // Constraints are stored in colour order, so each colour's pass streams
+  // through contiguous memory (random order cost more than the colouring).
+  PrepareContacts(*w, s->params, s->touching_contacts, s->contact_colours.order(),
+                  &s->contacts);
 
   SolverBody* bodies = s->bodies.data();
   ContactConstraint* contacts = s->contacts.data();
@@ -228,7 +235,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
     s->joint_colours.ForEach(ex, kConstraintGrain, [&](int32_t k) {
       WarmStartJoint(w, joints[k], bodies);
     });
-    s->contact_colours.ForEach(ex, kConstraintGrain, [&](int32_t k) {
+    s->contact_colours.ForEachSorted(ex, kConstraintGrain, [&](int32_t k) {
       WarmStartContact(contacts[k], bodies);
     });
   };
@@ -236,7 +243,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
     s->joint_colours.ForEach(ex, kConstraintGrain, [&](int32_t k) {
       SolveJoint(w, joint_context, joints[k], bodies, use_bias);
     });
-    s->contact_colours.ForEach(ex, kConstraintGrain, [&](int32_t k) {
+    s->contact_colours.ForEachSorted(ex, kConstraintGrain, [&](int32_t k) {
       SolveContact(&contacts[k], bodies, softness, inv_h, push, use_bias);
     });
   };
@@ -248,7 +255,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
     solve(/*use_bias=*/false);
   }
   const float threshold = w->def.restitution_threshold;
-  s->contact_colours.ForEach(ex, kConstraintGrain, [&](int32_t k) {
+  s->contact_colours.ForEachSorted(ex, kConstraintGrain, [&](int32_t k) {
     ApplyRestitution(&contacts[k], bodies, threshold);
   });
   StoreImpulses(s->contacts, w);

@@ -19,16 +19,18 @@ struct SolverScratch {
   std::vector<int32_t> awake_bodies;
   std::vector<SolverBody> bodies;
   std::vector<SolverBodyParams> params;
+  /// Contact constraints, grouped by colour (see touching_contacts).
   std::vector<ContactConstraint> contacts;
   /// Per island: a body moved faster than its sleep threshold within the
   /// last time_to_sleep (see UpdateSleep). Filled by the finalize pass.
   std::vector<uint8_t> restless_islands;
   /// Joints solved this step, in index order.
   std::vector<int32_t> joints;
-  /// Contact index of each constraint in `contacts`.
+  /// The contacts solved this step, in index order; `contacts` holds their
+  /// constraints in contact_colours.order().
   std::vector<int32_t> touching_contacts;
-  /// This step's colouring of `joints` and of `contacts` (by position in
-  /// those arrays).
+  /// This step's colouring of `joints` and of `touching_contacts` (by
+  /// position in those arrays).
   ConstraintColours joint_colours;
   ConstraintColours contact_colours;
 };
