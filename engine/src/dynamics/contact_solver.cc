@@ -106,138 +106,132 @@ void PrepareContacts(const WorldState& w, const std::vector<SolverBodyParams>& p
 }
 
 void WarmStartContact(const ContactConstraint& cc, SolverBody* bodies) {
-  {
-    SolverBody a = Load(bodies, cc.index_a);
-    SolverBody b = Load(bodies, cc.index_b);
-    const Vec2 n = cc.normal;
-    const Vec2 t = RightPerp(n);
-    for (int32_t j = 0; j < cc.point_count; ++j) {
-      const ContactConstraintPoint& cp = cc.points[j];
-      const Vec2 p = cp.normal_impulse * n + cp.tangent_impulse * t;
-      a.angular_velocity -= cc.inv_inertia_a * Cross(cp.anchor_a, p);
-      a.linear_velocity = MulSub(a.linear_velocity, cc.inv_mass_a, p);
-      b.angular_velocity += cc.inv_inertia_b * Cross(cp.anchor_b, p);
-      b.linear_velocity = MulAdd(b.linear_velocity, cc.inv_mass_b, p);
-    }
-    StoreA(bodies, cc, a);
-    StoreB(bodies, cc, b);
+  SolverBody a = Load(bodies, cc.index_a);
+  SolverBody b = Load(bodies, cc.index_b);
+  const Vec2 n = cc.normal;
+  const Vec2 t = RightPerp(n);
+  for (int32_t j = 0; j < cc.point_count; ++j) {
+    const ContactConstraintPoint& cp = cc.points[j];
+    const Vec2 p = cp.normal_impulse * n + cp.tangent_impulse * t;
+    a.angular_velocity -= cc.inv_inertia_a * Cross(cp.anchor_a, p);
+    a.linear_velocity = MulSub(a.linear_velocity, cc.inv_mass_a, p);
+    b.angular_velocity += cc.inv_inertia_b * Cross(cp.anchor_b, p);
+    b.linear_velocity = MulAdd(b.linear_velocity, cc.inv_mass_b, p);
   }
+  StoreA(bodies, cc, a);
+  StoreB(bodies, cc, b);
 }
 
 void SolveContact(ContactConstraint* constraint, SolverBody* bodies,
                   const Softness& softness, float inv_h,
                   float max_push_velocity, bool use_bias) {
-  {
-    ContactConstraint& cc = *constraint;
-    SolverBody a = Load(bodies, cc.index_a);
-    SolverBody b = Load(bodies, cc.index_b);
-    const float ma = cc.inv_mass_a, ia = cc.inv_inertia_a;
-    const float mb = cc.inv_mass_b, ib = cc.inv_inertia_b;
-    const Vec2 n = cc.normal;
-    const Vec2 t = RightPerp(n);
-    // Motion of the bodies since the step began.
-    const Vec2 dp = b.delta_position - a.delta_position;
-    Vec2 moved[2];  // relative anchor motion per point
+  ContactConstraint& cc = *constraint;
+  SolverBody a = Load(bodies, cc.index_a);
+  SolverBody b = Load(bodies, cc.index_b);
+  const float ma = cc.inv_mass_a, ia = cc.inv_inertia_a;
+  const float mb = cc.inv_mass_b, ib = cc.inv_inertia_b;
+  const Vec2 n = cc.normal;
+  const Vec2 t = RightPerp(n);
+  // Motion of the bodies since the step began.
+  const Vec2 dp = b.delta_position - a.delta_position;
+  Vec2 moved[2];  // relative anchor motion per point
 
-    for (int32_t j = 0; j < cc.point_count; ++j) {
-      ContactConstraintPoint& cp = cc.points[j];
-      // Where the anchors are now relative to where they started.
-      // Separation from how the anchors moved since the step began; the
-      // velocity Jacobian keeps the step-start anchors, consistent with the
-      // effective mass computed in PrepareContacts.
-      const Vec2 ra = cp.anchor_a;
-      const Vec2 rb = cp.anchor_b;
-      const Vec2 d = dp + (RotateVector(b.delta_rotation, rb) - RotateVector(a.delta_rotation, ra));
-      moved[j] = d;
-      const float s = Dot(n, d) + cp.base_separation;
+  for (int32_t j = 0; j < cc.point_count; ++j) {
+    ContactConstraintPoint& cp = cc.points[j];
+    // Where the anchors are now relative to where they started.
+    // Separation from how the anchors moved since the step began; the
+    // velocity Jacobian keeps the step-start anchors, consistent with the
+    // effective mass computed in PrepareContacts.
+    const Vec2 ra = cp.anchor_a;
+    const Vec2 rb = cp.anchor_b;
+    const Vec2 d = dp + (RotateVector(b.delta_rotation, rb) - RotateVector(a.delta_rotation, ra));
+    moved[j] = d;
+    const float s = Dot(n, d) + cp.base_separation;
 
-      float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
-      if (s > 0.0f) {
-        // Speculative: allow closing the gap within this substep, no more.
-        bias = s * inv_h;
-      } else if (use_bias) {
-        bias = Max(softness.bias_rate * s, -max_push_velocity);
-        mass_scale = softness.mass_scale;
-        impulse_scale = softness.impulse_scale;
-      }
-      const Vec2 dv = (b.linear_velocity + Cross(b.angular_velocity, rb)) -
-                      (a.linear_velocity + Cross(a.angular_velocity, ra));
-      const float vn = Dot(dv, n);
-      float impulse = -cp.normal_mass * mass_scale * (vn + bias) -
-                      impulse_scale * cp.normal_impulse;
-      const float accumulated = Max(cp.normal_impulse + impulse, 0.0f);
-      impulse = accumulated - cp.normal_impulse;
-      cp.normal_impulse = accumulated;
-      cp.max_normal_impulse = Max(cp.max_normal_impulse, impulse);
-
-      const Vec2 p = impulse * n;
-      a.linear_velocity = MulSub(a.linear_velocity, ma, p);
-      a.angular_velocity -= ia * Cross(ra, p);
-      b.linear_velocity = MulAdd(b.linear_velocity, mb, p);
-      b.angular_velocity += ib * Cross(rb, p);
+    float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
+    if (s > 0.0f) {
+      // Speculative: allow closing the gap within this substep, no more.
+      bias = s * inv_h;
+    } else if (use_bias) {
+      bias = Max(softness.bias_rate * s, -max_push_velocity);
+      mass_scale = softness.mass_scale;
+      impulse_scale = softness.impulse_scale;
     }
+    const Vec2 dv = (b.linear_velocity + Cross(b.angular_velocity, rb)) -
+                    (a.linear_velocity + Cross(a.angular_velocity, ra));
+    const float vn = Dot(dv, n);
+    float impulse = -cp.normal_mass * mass_scale * (vn + bias) -
+                    impulse_scale * cp.normal_impulse;
+    const float accumulated = Max(cp.normal_impulse + impulse, 0.0f);
+    impulse = accumulated - cp.normal_impulse;
+    cp.normal_impulse = accumulated;
+    cp.max_normal_impulse = Max(cp.max_normal_impulse, impulse);
 
-    for (int32_t j = 0; j < cc.point_count; ++j) {
-      ContactConstraintPoint& cp = cc.points[j];
-      const Vec2 ra = cp.anchor_a;
-      const Vec2 rb = cp.anchor_b;
-      const Vec2 dv = (b.linear_velocity + Cross(b.angular_velocity, rb)) -
-                      (a.linear_velocity + Cross(a.angular_velocity, ra));
-      float vt = Dot(dv, t);
-      if (use_bias) {
-        // Anchor drift along the surface since the step began.
-        // (The normal loop's anchor motion: the rotations have not changed.)
-        const Vec2 d = moved[j];
-        vt += softness.bias_rate * Dot(t, d - (cp.anchor_b - cp.anchor_a));
-      }
-      const float limit = cc.friction * cp.normal_impulse;
-      float impulse = -cp.tangent_mass * vt;
-      const float accumulated = Clamp(cp.tangent_impulse + impulse, -limit, limit);
-      impulse = accumulated - cp.tangent_impulse;
-      cp.tangent_impulse = accumulated;
-      const Vec2 p = impulse * t;
-      a.linear_velocity = MulSub(a.linear_velocity, ma, p);
-      a.angular_velocity -= ia * Cross(ra, p);
-      b.linear_velocity = MulAdd(b.linear_velocity, mb, p);
-      b.angular_velocity += ib * Cross(rb, p);
-    }
-    StoreA(bodies, cc, a);
-    StoreB(bodies, cc, b);
+    const Vec2 p = impulse * n;
+    a.linear_velocity = MulSub(a.linear_velocity, ma, p);
+    a.angular_velocity -= ia * Cross(ra, p);
+    b.linear_velocity = MulAdd(b.linear_velocity, mb, p);
+    b.angular_velocity += ib * Cross(rb, p);
   }
+
+  for (int32_t j = 0; j < cc.point_count; ++j) {
+    ContactConstraintPoint& cp = cc.points[j];
+    const Vec2 ra = cp.anchor_a;
+    const Vec2 rb = cp.anchor_b;
+    const Vec2 dv = (b.linear_velocity + Cross(b.angular_velocity, rb)) -
+                    (a.linear_velocity + Cross(a.angular_velocity, ra));
+    float vt = Dot(dv, t);
+    if (use_bias) {
+      // Anchor drift along the surface since the step began.
+      // (The normal loop's anchor motion: the rotations have not changed.)
+      const Vec2 d = moved[j];
+      vt += softness.bias_rate * Dot(t, d - (cp.anchor_b - cp.anchor_a));
+    }
+    const float limit = cc.friction * cp.normal_impulse;
+    float impulse = -cp.tangent_mass * vt;
+    const float accumulated = Clamp(cp.tangent_impulse + impulse, -limit, limit);
+    impulse = accumulated - cp.tangent_impulse;
+    cp.tangent_impulse = accumulated;
+    const Vec2 p = impulse * t;
+    a.linear_velocity = MulSub(a.linear_velocity, ma, p);
+    a.angular_velocity -= ia * Cross(ra, p);
+    b.linear_velocity = MulAdd(b.linear_velocity, mb, p);
+    b.angular_velocity += ib * Cross(rb, p);
+  }
+  StoreA(bodies, cc, a);
+  StoreB(bodies, cc, b);
 }
 
 void ApplyRestitution(ContactConstraint* constraint, SolverBody* bodies,
                       float threshold) {
-  {
-    ContactConstraint& cc = *constraint;
-    if (cc.restitution == 0.0f) return;
-    SolverBody a = Load(bodies, cc.index_a);
-    SolverBody b = Load(bodies, cc.index_b);
-    const Vec2 n = cc.normal;
-    for (int32_t j = 0; j < cc.point_count; ++j) {
-      ContactConstraintPoint& cp = cc.points[j];
-      // Only where the bodies approached fast enough and the contact
-      // actually pushed during the step.
-      if (cp.relative_velocity > -threshold || cp.max_normal_impulse == 0.0f) continue;
-      const Vec2 ra = cp.anchor_a;
-      const Vec2 rb = cp.anchor_b;
-      const Vec2 dv = (b.linear_velocity + Cross(b.angular_velocity, rb)) -
-                      (a.linear_velocity + Cross(a.angular_velocity, ra));
-      const float vn = Dot(dv, n);
-      float impulse = -cp.normal_mass * (vn + cc.restitution * cp.relative_velocity);
-      const float accumulated = Max(cp.normal_impulse + impulse, 0.0f);
-      impulse = accumulated - cp.normal_impulse;
-      cp.normal_impulse = accumulated;
-      cp.max_normal_impulse = Max(cp.max_normal_impulse, impulse);
-      const Vec2 p = impulse * n;
-      a.linear_velocity = MulSub(a.linear_velocity, cc.inv_mass_a, p);
-      a.angular_velocity -= cc.inv_inertia_a * Cross(ra, p);
-      b.linear_velocity = MulAdd(b.linear_velocity, cc.inv_mass_b, p);
-      b.angular_velocity += cc.inv_inertia_b * Cross(rb, p);
-    }
-    StoreA(bodies, cc, a);
-    StoreB(bodies, cc, b);
+  ContactConstraint& cc = *constraint;
+  if (cc.restitution == 0.0f) return;
+  SolverBody a = Load(bodies, cc.index_a);
+  SolverBody b = Load(bodies, cc.index_b);
+  const Vec2 n = cc.normal;
+  for (int32_t j = 0; j < cc.point_count; ++j) {
+    ContactConstraintPoint& cp = cc.points[j];
+    // Only where the bodies approached fast enough and the contact
+    // actually pushed during the step.
+    if (cp.relative_velocity > -threshold || cp.max_normal_impulse == 0.0f) continue;
+    const Vec2 ra = cp.anchor_a;
+    const Vec2 rb = cp.anchor_b;
+    const Vec2 dv = (b.linear_velocity + Cross(b.angular_velocity, rb)) -
+                    (a.linear_velocity + Cross(a.angular_velocity, ra));
+    const float vn = Dot(dv, n);
+    float impulse = -cp.normal_mass * (vn + cc.restitution * cp.relative_velocity);
+    const float accumulated = Max(cp.normal_impulse + impulse, 0.0f);
+    impulse = accumulated - cp.normal_impulse;
+    cp.normal_impulse = accumulated;
+    cp.max_normal_impulse = Max(cp.max_normal_impulse, impulse);
+    const Vec2 p = impulse * n;
+    a.linear_velocity = MulSub(a.linear_velocity, cc.inv_mass_a, p);
+    a.angular_velocity -= cc.inv_inertia_a * Cross(ra, p);
+    b.linear_velocity = MulAdd(b.linear_velocity, cc.inv_mass_b, p);
+    b.angular_velocity += cc.inv_inertia_b * Cross(rb, p);
   }
+  StoreA(bodies, cc, a);
+  StoreB(bodies, cc, b);
 }
 
 void StoreImpulses(const std::vector<ContactConstraint>& constraints, WorldState* w) {

@@ -137,56 +137,52 @@ void PrepareJoints(WorldState* w, const JointContext& ctx, std::vector<int32_t>*
 }
 
 void WarmStartJoint(WorldState* w, int32_t i, SolverBody* bodies) {
-  {
-    Joint& j = w->joints[i];
-    const JointFrame& f = j.frame;
-    SolverBody a = Load(bodies, f.index_a);
-    SolverBody b = Load(bodies, f.index_b);
-    std::visit(
-        [&](const auto& data) {
-          using T = std::remove_cvref_t<decltype(data)>;
-          if constexpr (std::is_same_v<T, DistanceJoint>) WarmStartDistanceJoint(f, data, &a, &b);
-          if constexpr (std::is_same_v<T, RevoluteJoint>) WarmStartRevoluteJoint(f, data, &a, &b);
-          if constexpr (std::is_same_v<T, PrismaticJoint>) WarmStartPrismaticJoint(f, data, &a, &b);
-          if constexpr (std::is_same_v<T, WeldJoint>) WarmStartWeldJoint(f, data, &a, &b);
-          if constexpr (std::is_same_v<T, WheelJoint>) WarmStartWheelJoint(f, data, &a, &b);
-          if constexpr (std::is_same_v<T, MotorJoint>) WarmStartMotorJoint(f, data, &a, &b);
-          if constexpr (std::is_same_v<T, TargetJoint>) WarmStartTargetJoint(f, data, &a, &b);
-        },
-        j.data);
-    Store(bodies, f, a, b);
-  }
+  Joint& j = w->joints[i];
+  const JointFrame& f = j.frame;
+  SolverBody a = Load(bodies, f.index_a);
+  SolverBody b = Load(bodies, f.index_b);
+  std::visit(
+      [&](const auto& data) {
+        using T = std::remove_cvref_t<decltype(data)>;
+        if constexpr (std::is_same_v<T, DistanceJoint>) WarmStartDistanceJoint(f, data, &a, &b);
+        if constexpr (std::is_same_v<T, RevoluteJoint>) WarmStartRevoluteJoint(f, data, &a, &b);
+        if constexpr (std::is_same_v<T, PrismaticJoint>) WarmStartPrismaticJoint(f, data, &a, &b);
+        if constexpr (std::is_same_v<T, WeldJoint>) WarmStartWeldJoint(f, data, &a, &b);
+        if constexpr (std::is_same_v<T, WheelJoint>) WarmStartWheelJoint(f, data, &a, &b);
+        if constexpr (std::is_same_v<T, MotorJoint>) WarmStartMotorJoint(f, data, &a, &b);
+        if constexpr (std::is_same_v<T, TargetJoint>) WarmStartTargetJoint(f, data, &a, &b);
+      },
+      j.data);
+  Store(bodies, f, a, b);
 }
 
 void SolveJoint(WorldState* w, const JointContext& ctx, int32_t i,
                 SolverBody* bodies, bool use_bias) {
-  {
-    Joint& j = w->joints[i];
-    const JointFrame& f = j.frame;
-    SolverBody a = Load(bodies, f.index_a);
-    SolverBody b = Load(bodies, f.index_b);
-    std::visit(
-        [&](auto& data) {
-          using T = std::remove_cvref_t<decltype(data)>;
-          if constexpr (std::is_same_v<T, DistanceJoint>) {
-            SolveDistanceJoint(ctx, f, &data, &a, &b, use_bias);
-          }
-          if constexpr (std::is_same_v<T, RevoluteJoint>) {
-            SolveRevoluteJoint(ctx, f, &data, &a, &b, use_bias);
-          }
-          if constexpr (std::is_same_v<T, PrismaticJoint>) {
-            SolvePrismaticJoint(ctx, f, &data, &a, &b, use_bias);
-          }
-          if constexpr (std::is_same_v<T, WeldJoint>) SolveWeldJoint(ctx, f, &data, &a, &b, use_bias);
-          if constexpr (std::is_same_v<T, WheelJoint>) SolveWheelJoint(ctx, f, &data, &a, &b, use_bias);
-          if constexpr (std::is_same_v<T, MotorJoint>) SolveMotorJoint(ctx, f, &data, &a, &b, use_bias);
-          if constexpr (std::is_same_v<T, TargetJoint>) {
-            SolveTargetJoint(ctx, f, &data, &a, &b, use_bias);
-          }
-        },
-        j.data);
-    Store(bodies, f, a, b);
-  }
+  Joint& j = w->joints[i];
+  const JointFrame& f = j.frame;
+  SolverBody a = Load(bodies, f.index_a);
+  SolverBody b = Load(bodies, f.index_b);
+  std::visit(
+      [&](auto& data) {
+        using T = std::remove_cvref_t<decltype(data)>;
+        if constexpr (std::is_same_v<T, DistanceJoint>) {
+          SolveDistanceJoint(ctx, f, &data, &a, &b, use_bias);
+        }
+        if constexpr (std::is_same_v<T, RevoluteJoint>) {
+          SolveRevoluteJoint(ctx, f, &data, &a, &b, use_bias);
+        }
+        if constexpr (std::is_same_v<T, PrismaticJoint>) {
+          SolvePrismaticJoint(ctx, f, &data, &a, &b, use_bias);
+        }
+        if constexpr (std::is_same_v<T, WeldJoint>) SolveWeldJoint(ctx, f, &data, &a, &b, use_bias);
+        if constexpr (std::is_same_v<T, WheelJoint>) SolveWheelJoint(ctx, f, &data, &a, &b, use_bias);
+        if constexpr (std::is_same_v<T, MotorJoint>) SolveMotorJoint(ctx, f, &data, &a, &b, use_bias);
+        if constexpr (std::is_same_v<T, TargetJoint>) {
+          SolveTargetJoint(ctx, f, &data, &a, &b, use_bias);
+        }
+      },
+      j.data);
+  Store(bodies, f, a, b);
 }
 
 JointPose GetJointPose(const WorldState& w, const Joint& j) {
