@@ -1,12 +1,24 @@
-// atoll-bench rollback: what a rollback-netcode client pays per frame.
+// atoll-bench rollback: what a rollback-netcode client pays per frame, and
+// how the step scales with threads.
 //
-// CSV: scene,bodies,awake,save_ms,hash_ms,load_ms,restore_resim8_ms,
-//      save_and_hash_ms_per_1000_bodies
+// First table, CSV: scene,bodies,awake,threads,save_ms,hash_ms,load_ms,
+//   restore_resim8_ms,save_and_hash_ms_per_1000_bodies
 // HashWorld serializes the snapshot and hashes it, so hash_ms is the whole
 // per-tick cost of a state hash. Medians over repetitions of: SaveSnapshot,
-// HashWorld, LoadSnapshot into a
-// fresh world, and RestoreSnapshot of the state 8 ticks back followed by 8
-// re-simulated steps (the cost of one 8-tick rollback).
+// HashWorld, LoadSnapshot into a fresh world, and RestoreSnapshot of the
+// state 8 ticks back followed by 8 re-simulated steps (the cost of one
+// 8-tick rollback) on an executor of --threads threads (default 1).
+// Single-threaded work is timed in thread CPU time (CLOCK_THREAD_CPUTIME_ID),
+// which a machine shared with other jobs disturbs far less than wall time;
+// the rollback with --threads above 1 can only be timed in wall time.
+//
+// Second table, after a blank line (--scaling=false drops it), CSV:
+//   scaling_scene,threads,step_wall_ms,speedup
+// Wall time per step of large_pyramid at 1 and 2 threads, the two thread
+// counts interleaved so both see the same machine load; speedup is the
+// 1-thread median over this row's median.
+
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +27,7 @@
 #include <vector>
 
 #include "args.h"
+#include "atoll/executor.h"
 #include "atoll/scene.h"
 #include "atoll/snapshot.h"
 #include "command.h"
@@ -24,8 +37,15 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double Ms(Clock::time_point t0) {
+double WallMs(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+double ThreadCpuMs() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 +
+         static_cast<double>(ts.tv_nsec) * 1e-6;
 }
 
 double Median(std::vector<double> v) {
@@ -40,19 +60,16 @@ struct Case {
   int32_t warmup_steps;
 };
 
-int RunRollback(const std::vector<std::string>& raw) {
-  auto args = Args::Parse(raw, {"repeats"});
-  if (!args.ok()) {
-    std::fprintf(stderr, "atoll-bench rollback: %s\n", std::string(args.status().message()).c_str());
-    return 2;
-  }
-  const int64_t repeats = args->GetInt("repeats", 30).value_or(30);
+void RunRollbackTable(int64_t repeats, int32_t threads) {
   // A 1 000-body world in full motion (falling, colliding) and Box2D v3's
   // large pyramid (5 050 boxes, one island) before it settles.
   const Case cases[] = {{"active_1000", "falling_squares", 1000, 60},
                         {"large_pyramid", "large_pyramid", 100, 30}};
   std::printf(
-      "scene,bodies,awake,save_ms,hash_ms,load_ms,restore_resim8_ms,save_and_hash_ms_per_1000_bodies\n");
+      "scene,bodies,awake,threads,save_ms,hash_ms,load_ms,restore_resim8_ms,"
+      "save_and_hash_ms_per_1000_bodies\n");
+  std::unique_ptr<Executor> pool;
+  if (threads > 1) pool = MakeThreadPoolExecutor(threads);
   for (const Case& c : cases) {
     SceneDesc desc = MakeScene(c.scene, {.size = c.size}).value();
     auto world = BuildWorld(desc).value();
@@ -61,36 +78,88 @@ int RunRollback(const std::vector<std::string>& raw) {
     std::string bytes, scratch;
     uint64_t sink = 0;
     auto probe = World::Create(desc.world).value();
+    if (pool != nullptr) probe->SetExecutor(pool.get());
     for (int64_t r = 0; r < repeats; ++r) {
-      auto t0 = Clock::now();
+      double t0 = ThreadCpuMs();
       SaveSnapshot(*world, &bytes);
-      save.push_back(Ms(t0));
-      t0 = Clock::now();
+      save.push_back(ThreadCpuMs() - t0);
+      t0 = ThreadCpuMs();
       sink ^= HashWorld(*world, &scratch);
-      hash.push_back(Ms(t0));
-      t0 = Clock::now();
+      hash.push_back(ThreadCpuMs() - t0);
+      t0 = ThreadCpuMs();
       auto loaded = LoadSnapshot(bytes);
-      load.push_back(Ms(t0));
+      load.push_back(ThreadCpuMs() - t0);
       sink ^= static_cast<uint64_t>(loaded.ok());
       // Advance 8 ticks, then roll back to `bytes` and re-simulate them.
       for (int k = 0; k < 8; ++k) (void)world->Step(desc.time_step);
-      t0 = Clock::now();
+      const Clock::time_point wall0 = Clock::now();
+      t0 = ThreadCpuMs();
       (void)RestoreSnapshot(bytes, probe.get());
       for (int k = 0; k < 8; ++k) (void)probe->Step(desc.time_step);
-      rollback.push_back(Ms(t0));
+      rollback.push_back(pool != nullptr ? WallMs(wall0) : ThreadCpuMs() - t0);
     }
     const WorldCounters counters = world->GetCounters();
-    std::printf("%s,%d,%d,%.4f,%.4f,%.4f,%.3f,%.4f\n", c.label, counters.bodies,
-                counters.awake_bodies, Median(save), Median(hash), Median(load), Median(rollback),
+    std::printf("%s,%d,%d,%d,%.4f,%.4f,%.4f,%.3f,%.4f\n", c.label,
+                counters.bodies, counters.awake_bodies, threads, Median(save),
+                Median(hash), Median(load), Median(rollback),
                 Median(hash) * 1000.0 / counters.bodies);
     std::fflush(stdout);
     if (sink == 42) std::printf("#\n");
   }
+}
+
+void RunScalingTable(int64_t repeats) {
+  SceneDesc desc = MakeScene("large_pyramid", {.size = 100}).value();
+  auto world = BuildWorld(desc).value();
+  for (int i = 0; i < 30; ++i) (void)world->Step(desc.time_step);
+  const std::string start = SaveSnapshot(*world);
+  auto two = MakeThreadPoolExecutor(2);
+  Executor* executors[2] = {SerialExecutor(), two.get()};
+  std::vector<double> step_ms[2];
+  auto probe = World::Create(desc.world).value();
+  constexpr int kSteps = 4;
+  for (int64_t r = 0; r < repeats; ++r) {
+    for (int e = 0; e < 2; ++e) {
+      (void)RestoreSnapshot(start, probe.get());
+      probe->SetExecutor(executors[e]);
+      const Clock::time_point t0 = Clock::now();
+      for (int k = 0; k < kSteps; ++k) (void)probe->Step(desc.time_step);
+      step_ms[e].push_back(WallMs(t0) / kSteps);
+    }
+  }
+  std::printf("\nscaling_scene,threads,step_wall_ms,speedup\n");
+  const double one = Median(step_ms[0]);
+  for (int e = 0; e < 2; ++e) {
+    const double ms = Median(step_ms[e]);
+    std::printf("large_pyramid,%d,%.3f,%.3f\n", e + 1, ms, one / ms);
+  }
+}
+
+int RunRollback(const std::vector<std::string>& raw) {
+  auto args = Args::Parse(raw, {"repeats", "threads", "scaling"});
+  if (!args.ok()) {
+    std::fprintf(stderr, "atoll-bench rollback: %s\n",
+                 std::string(args.status().message()).c_str());
+    return 2;
+  }
+  const int64_t repeats = args->GetInt("repeats", 30).value_or(30);
+  const int64_t threads = args->GetInt("threads", 1).value_or(1);
+  if (repeats < 1 || threads < 1 || threads > 64) {
+    std::fprintf(
+        stderr, "atoll-bench rollback: --repeats >= 1, --threads in [1, 64]\n");
+    return 2;
+  }
+  RunRollbackTable(repeats, static_cast<int32_t>(threads));
+  if (args->Get("scaling", "true") != "false") RunScalingTable(repeats);
   return 0;
 }
 
 }  // namespace
 
-ATOLL_BENCH_COMMAND("rollback", "snapshot save/load/hash and 8-tick rollback cost (CSV)", RunRollback);
+ATOLL_BENCH_COMMAND(
+    "rollback",
+    "snapshot save/load/hash, 8-tick rollback cost and large_pyramid thread "
+    "scaling (CSV)",
+    RunRollback);
 
 }  // namespace atl::bench

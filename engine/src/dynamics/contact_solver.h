@@ -3,7 +3,8 @@
 // Per step: Prepare once (anchors, effective masses, softness); then per
 // substep WarmStart, Solve(use_bias = true) and, after positions are
 // integrated, Solve(use_bias = false) to relax; after the substeps one
-// restitution pass, then StoreImpulses for next step's warm start.
+// restitution pass, then StoreImpulses for next step's warm start. The
+// solver (solver.cc) runs each pass colour by colour.
 //
 // Anchors are the contact points relative to each body's center, fixed at
 // the start of the step. The current separation during a substep comes from
@@ -57,25 +58,38 @@ struct ContactConstraint {
   ContactConstraintPoint points[2];
 };
 
-/// Builds one constraint per touching non-sensor contact with a body in the
-/// solver, in contact index order. `solver_index[b]` maps body -> solver
-/// slot (-1 outside the solver).
+/// Lists, in contact index order, the touching non-sensor contacts with a
+/// dynamic body in the solver (bodies' solver_index and `params` map bodies
+/// to solver slots, -1 outside the solver).
+void CollectSolverContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
+                           std::vector<int32_t>* touching);
+
+/// Builds constraint k from contact touching[order[k]], in parallel on the
+/// world's executor (order: the colouring's, so each colour is contiguous).
 void PrepareContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
+                     const std::vector<int32_t>& touching, const std::vector<int32_t>& order,
                      std::vector<ContactConstraint>* constraints);
 
-void WarmStartContacts(std::vector<ContactConstraint>* constraints,
-                       std::vector<SolverBody>* bodies);
+// The per-constraint passes below read and write only the constraint and the
+// solver slots of the bodies it moves (ConstraintMoves), so the constraints
+// of one colour may run concurrently.
 
-/// One Gauss-Seidel pass. `softness` for penetration recovery; with
-/// use_bias false (relax) overlap is not pushed out, only velocity solved.
-void SolveContacts(std::vector<ContactConstraint>* constraints,
-                   std::vector<SolverBody>* bodies, const Softness& softness,
-                   float inv_h, float max_push_velocity, bool use_bias);
+/// Applies the accumulated impulses (warm start).
+void WarmStartContact(const ContactConstraint& constraint, SolverBody* bodies);
 
-void ApplyRestitution(std::vector<ContactConstraint>* constraints,
-                      std::vector<SolverBody>* bodies, float threshold);
+/// One Gauss-Seidel iteration of one constraint. `softness` for penetration
+/// recovery; with use_bias false (relax) overlap is not pushed out, only
+/// velocity solved.
+void SolveContact(ContactConstraint* constraint, SolverBody* bodies,
+                  const Softness& softness, float inv_h,
+                  float max_push_velocity, bool use_bias);
 
-/// Writes impulses back into the contacts' manifolds.
+/// The restitution pass of one constraint, after the substeps.
+void ApplyRestitution(ContactConstraint* constraint, SolverBody* bodies,
+                      float threshold);
+
+/// Writes impulses back into the contacts' manifolds (parallel: each
+/// constraint its own contact).
 void StoreImpulses(const std::vector<ContactConstraint>& constraints, WorldState* world);
 
 }  // namespace atl

@@ -1,5 +1,6 @@
 #include "dynamics/solver.h"
 
+#include "atoll/executor.h"
 #include "dynamics/island.h"
 #include "dynamics/joints/joint.h"
 #include "world/world_state.h"
@@ -39,88 +40,122 @@ void GatherBodies(WorldState* w, float time_step, SolverScratch* s) {
   (void)time_step;
 }
 
-void IntegrateVelocities(SolverScratch* s, float h, float max_speed) {
-  const float max_speed_sq = max_speed * max_speed;
-  for (size_t i = 0; i < s->bodies.size(); ++i) {
-    SolverBody& b = s->bodies[i];
-    const SolverBodyParams& p = s->params[i];
-    if (p.inv_mass == 0.0f && p.inv_inertia == 0.0f) continue;  // kinematic
-    // v += h * (g + F/m), then implicit damping v /= 1 + h c.
-    Vec2 v = b.linear_velocity + h * (p.gravity + p.inv_mass * p.force);
-    float w = b.angular_velocity + h * p.inv_inertia * p.torque;
-    v *= 1.0f / (1.0f + h * p.linear_damping);
-    w *= 1.0f / (1.0f + h * p.angular_damping);
-    const float speed_sq = LengthSquared(v);
-    if (speed_sq > max_speed_sq) v *= max_speed / Sqrt(speed_sq);
-    b.linear_velocity = v;
-    b.angular_velocity = w;
-  }
+// Grains of the parallel loops: enough work per block to pay for a task.
+constexpr int32_t kBodyGrain = 256;
+constexpr int32_t kConstraintGrain = 64;
+
+void IntegrateVelocities(Executor* ex, SolverScratch* s, float h,
+                         float max_speed) {
+  ex->ParallelFor(
+      static_cast<int32_t>(s->bodies.size()), kBodyGrain,
+      [s, h, max_speed](int32_t begin, int32_t end) {
+        const float max_speed_sq = max_speed * max_speed;
+        for (int32_t i = begin; i < end; ++i) {
+          SolverBody& b = s->bodies[i];
+          const SolverBodyParams& p = s->params[i];
+          if (p.inv_mass == 0.0f && p.inv_inertia == 0.0f)
+            continue;  // kinematic
+          // v += h * (g + F/m), then implicit damping v /= 1 + h c.
+          Vec2 v = b.linear_velocity + h * (p.gravity + p.inv_mass * p.force);
+          float w = b.angular_velocity + h * p.inv_inertia * p.torque;
+          v *= 1.0f / (1.0f + h * p.linear_damping);
+          w *= 1.0f / (1.0f + h * p.angular_damping);
+          const float speed_sq = LengthSquared(v);
+          if (speed_sq > max_speed_sq) v *= max_speed / Sqrt(speed_sq);
+          b.linear_velocity = v;
+          b.angular_velocity = w;
+        }
+      });
 }
 
-void IntegratePositions(SolverScratch* s, float h) {
-  for (SolverBody& b : s->bodies) {
-    b.delta_position = MulAdd(b.delta_position, h, b.linear_velocity);
-    b.delta_rotation = IntegrateRotation(b.delta_rotation, h * b.angular_velocity);
-  }
+void IntegratePositions(Executor* ex, SolverScratch* s, float h) {
+  ex->ParallelFor(static_cast<int32_t>(s->bodies.size()), kBodyGrain,
+                  [s, h](int32_t begin, int32_t end) {
+                    for (int32_t i = begin; i < end; ++i) {
+                      SolverBody& b = s->bodies[i];
+                      b.delta_position =
+                          MulAdd(b.delta_position, h, b.linear_velocity);
+                      b.delta_rotation = IntegrateRotation(
+                          b.delta_rotation, h * b.angular_velocity);
+                    }
+                  });
 }
 
-// Copies results back to the bodies, advances sleep timers and marks the
-// islands that cannot sleep yet.
+// Copies results back to the bodies and advances their sleep timers (in
+// parallel: each body its own slot); then, serially in body index order,
+// moving kinematic bodies keep what they touch or hold awake and the islands
+// that cannot sleep yet are marked.
 void Finalize(WorldState* w, float time_step, SolverScratch* s) {
+  w->executor->ParallelFor(
+      static_cast<int32_t>(s->bodies.size()), kBodyGrain,
+      [w, s, time_step](int32_t begin, int32_t end) {
+        for (int32_t i = begin; i < end; ++i) {
+          const SolverBody& sb = s->bodies[i];
+          Body& b = w->bodies[s->awake_bodies[i]];
+          b.linear_velocity = sb.linear_velocity;
+          b.angular_velocity = sb.angular_velocity;
+          b.center = b.center0 + sb.delta_position;
+          b.transform.q = NormalizeRot(MulRot(b.rotation0, sb.delta_rotation));
+          b.transform.p =
+              b.center - RotateVector(b.transform.q, b.local_center);
+          b.force = {0.0f, 0.0f};
+          b.torque = 0.0f;
+          // Sleep timer: the fastest surface point must stay below the
+          // threshold.
+          if (!b.allow_sleep || !w->def.enable_sleep) {
+            b.sleep_time = 0.0f;
+          } else {
+            const float surface_speed = Abs(b.angular_velocity) * b.max_extent;
+            const float speed_sq = LengthSquared(b.linear_velocity);
+            const float limit = b.sleep_threshold;
+            if (speed_sq > limit * limit || surface_speed > limit) {
+              b.sleep_time = 0.0f;
+            } else {
+              b.sleep_time += time_step;
+            }
+          }
+        }
+      });
+
   s->restless_islands.assign(static_cast<size_t>(w->island_ids.Capacity()), 0);
+  for (size_t i = 0; i < s->bodies.size(); ++i) {
+    const int32_t body = s->awake_bodies[i];
+    const Body& b = w->bodies[body];
+    // A moving kinematic body keeps whatever it touches or holds awake.
+    if (b.type != BodyType::kKinematic || b.sleep_time != 0.0f) continue;
+    for (int32_t c : b.contacts) {
+      const Contact& contact = w->contacts[c];
+      if ((contact.flags & kContactTouching) == 0) continue;
+      const int32_t other =
+          contact.body_a == body ? contact.body_b : contact.body_a;
+      w->bodies[other].sleep_time = 0.0f;
+      if (w->bodies[other].island != kNullIndex)
+        s->restless_islands[w->bodies[other].island] = 1;
+    }
+    // Jointed bodies are woken too (a contact would wake them on touch; a
+    // joint to a sleeping body would just stretch).
+    for (int32_t j : b.joints) {
+      const int32_t other = OtherJointBody(w->joints[j], body);
+      if (other == kNullIndex) continue;
+      Body& held = w->bodies[other];
+      held.sleep_time = 0.0f;
+      if (held.island == kNullIndex) continue;
+      if (!held.awake) WakeIsland(w, held.island);
+      s->restless_islands[held.island] = 1;
+    }
+  }
   const float time_to_sleep = w->def.time_to_sleep;
   for (size_t i = 0; i < s->bodies.size(); ++i) {
-    const SolverBody& sb = s->bodies[i];
-    Body& b = w->bodies[s->awake_bodies[i]];
-    b.linear_velocity = sb.linear_velocity;
-    b.angular_velocity = sb.angular_velocity;
-    b.center = b.center0 + sb.delta_position;
-    b.transform.q = NormalizeRot(MulRot(b.rotation0, sb.delta_rotation));
-    b.transform.p = b.center - RotateVector(b.transform.q, b.local_center);
-    b.force = {0.0f, 0.0f};
-    b.torque = 0.0f;
-
-    // Sleep timer: the fastest surface point must stay below the threshold.
-    if (!b.allow_sleep || !w->def.enable_sleep) {
-      b.sleep_time = 0.0f;
-    } else {
-      const float surface_speed = Abs(b.angular_velocity) * b.max_extent;
-      const float speed_sq = LengthSquared(b.linear_velocity);
-      const float limit = b.sleep_threshold;
-      if (speed_sq > limit * limit || surface_speed > limit) {
-        b.sleep_time = 0.0f;
-      } else {
-        b.sleep_time += time_step;
-      }
-    }
-    // A moving kinematic body keeps whatever it touches or holds awake.
-    if (b.type == BodyType::kKinematic && b.sleep_time == 0.0f) {
-      for (int32_t c : b.contacts) {
-        const Contact& contact = w->contacts[c];
-        if ((contact.flags & kContactTouching) == 0) continue;
-        const int32_t other = contact.body_a == s->awake_bodies[i] ? contact.body_b : contact.body_a;
-        w->bodies[other].sleep_time = 0.0f;
-        if (w->bodies[other].island != kNullIndex) s->restless_islands[w->bodies[other].island] = 1;
-      }
-      // Jointed bodies are woken too (a contact would wake them on touch; a
-      // joint to a sleeping body would just stretch).
-      for (int32_t j : b.joints) {
-        const int32_t other = OtherJointBody(w->joints[j], s->awake_bodies[i]);
-        if (other == kNullIndex) continue;
-        Body& held = w->bodies[other];
-        held.sleep_time = 0.0f;
-        if (held.island == kNullIndex) continue;
-        if (!held.awake) WakeIsland(w, held.island);
-        s->restless_islands[held.island] = 1;
-      }
-    }
+    const Body& b = w->bodies[s->awake_bodies[i]];
     if (b.island != kNullIndex && b.sleep_time < time_to_sleep) s->restless_islands[b.island] = 1;
   }
 }
 
 void ReportHits(WorldState* w, const SolverScratch& s) {
   const float threshold = w->def.hit_event_threshold;
-  for (const ContactConstraint& cc : s.contacts) {
+  // Contact index order (constraints are stored in colour order).
+  for (size_t i = 0; i < s.contacts.size(); ++i) {
+    const ContactConstraint& cc = s.contacts[s.contact_colours.Position(static_cast<int32_t>(i))];
     const Contact& c = w->contacts[cc.contact];
     if ((c.flags & kContactEnableHits) == 0) continue;
     float best = threshold;
@@ -141,8 +176,9 @@ void ReportHits(WorldState* w, const SolverScratch& s) {
 }  // namespace
 
 void Solve(WorldState* w, float time_step, SolverScratch* s) {
+  Executor* ex = w->executor;
   GatherBodies(w, time_step, s);
-  PrepareContacts(*w, s->params, &s->contacts);
+  CollectSolverContacts(*w, s->params, &s->touching_contacts);
 
   const int32_t substeps = w->def.substep_count;
   const float h = time_step / static_cast<float>(substeps);
@@ -161,17 +197,67 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
       MakeSoftness(Min(w->def.joint_hertz, 0.25f * inv_h), w->def.joint_damping_ratio, h);
   PrepareJoints(w, joint_context, &s->joints);
 
+  // Colour joints and contacts separately, so every pass still solves all
+  // joints before any contact.
+  const int32_t body_count = static_cast<int32_t>(s->bodies.size());
+  s->joint_colours.Colour(
+      static_cast<int32_t>(s->joints.size()), body_count,
+      [w, s](int32_t k, int32_t slots[2]) {
+        const JointFrame& f = w->joints[s->joints[k]].frame;
+        slots[0] = ConstraintMoves(f.index_a, f.inv_mass_a, f.inv_inertia_a)
+                       ? f.index_a
+                       : -1;
+        slots[1] = ConstraintMoves(f.index_b, f.inv_mass_b, f.inv_inertia_b)
+                       ? f.index_b
+                       : -1;
+      });
+  s->contact_colours.Colour(static_cast<int32_t>(s->touching_contacts.size()), body_count,
+                            [w, s](int32_t k, int32_t slots[2]) {
+                              const Contact& c = w->contacts[s->touching_contacts[k]];
+                              const int32_t body[2] = {c.body_a, c.body_b};
+                              for (int32_t side = 0; side < 2; ++side) {
+                                const int32_t slot = w->bodies[body[side]].solver_index;
+                                const bool moves =
+                                    slot >= 0 && ConstraintMoves(slot, s->params[slot].inv_mass,
+                                                                 s->params[slot].inv_inertia);
+                                slots[side] = moves ? slot : -1;
+                              }
+                            });
+  // Constraints are stored in colour order, so each colour's pass streams
+  // through contiguous memory (random order cost more than the colouring).
+  PrepareContacts(*w, s->params, s->touching_contacts, s->contact_colours.order(),
+                  &s->contacts);
+
+  SolverBody* bodies = s->bodies.data();
+  ContactConstraint* contacts = s->contacts.data();
+  const int32_t* joints = s->joints.data();
+  auto warm_start = [&] {
+    s->joint_colours.ForEach(ex, kConstraintGrain, [&](int32_t k) {
+      WarmStartJoint(w, joints[k], bodies);
+    });
+    s->contact_colours.ForEachSorted(ex, kConstraintGrain, [&](int32_t k) {
+      WarmStartContact(contacts[k], bodies);
+    });
+  };
+  auto solve = [&](bool use_bias) {
+    s->joint_colours.ForEach(ex, kConstraintGrain, [&](int32_t k) {
+      SolveJoint(w, joint_context, joints[k], bodies, use_bias);
+    });
+    s->contact_colours.ForEachSorted(ex, kConstraintGrain, [&](int32_t k) {
+      SolveContact(&contacts[k], bodies, softness, inv_h, push, use_bias);
+    });
+  };
   for (int32_t i = 0; i < substeps; ++i) {
-    IntegrateVelocities(s, h, w->def.maximum_linear_speed);
-    WarmStartJoints(w, s->joints, &s->bodies);
-    WarmStartContacts(&s->contacts, &s->bodies);
-    SolveJoints(w, joint_context, s->joints, &s->bodies, /*use_bias=*/true);
-    SolveContacts(&s->contacts, &s->bodies, softness, inv_h, push, /*use_bias=*/true);
-    IntegratePositions(s, h);
-    SolveJoints(w, joint_context, s->joints, &s->bodies, /*use_bias=*/false);
-    SolveContacts(&s->contacts, &s->bodies, softness, inv_h, push, /*use_bias=*/false);
+    IntegrateVelocities(ex, s, h, w->def.maximum_linear_speed);
+    warm_start();
+    solve(/*use_bias=*/true);
+    IntegratePositions(ex, s, h);
+    solve(/*use_bias=*/false);
   }
-  ApplyRestitution(&s->contacts, &s->bodies, w->def.restitution_threshold);
+  const float threshold = w->def.restitution_threshold;
+  s->contact_colours.ForEachSorted(ex, kConstraintGrain, [&](int32_t k) {
+    ApplyRestitution(&contacts[k], bodies, threshold);
+  });
   StoreImpulses(s->contacts, w);
   ReportHits(w, *s);
   Finalize(w, time_step, s);

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "dynamics/constraint_colours.h"
 #include "dynamics/contact_solver.h"
 #include "dynamics/solver_body.h"
 
@@ -18,19 +19,29 @@ struct SolverScratch {
   std::vector<int32_t> awake_bodies;
   std::vector<SolverBody> bodies;
   std::vector<SolverBodyParams> params;
+  /// Contact constraints, grouped by colour (see touching_contacts).
   std::vector<ContactConstraint> contacts;
   /// Per island: a body moved faster than its sleep threshold within the
   /// last time_to_sleep (see UpdateSleep). Filled by the finalize pass.
   std::vector<uint8_t> restless_islands;
   /// Joints solved this step, in index order.
   std::vector<int32_t> joints;
+  /// The contacts solved this step, in index order; `contacts` holds their
+  /// constraints in contact_colours.order().
+  std::vector<int32_t> touching_contacts;
+  /// This step's colouring of `joints` and of `touching_contacts` (by
+  /// position in those arrays).
+  ConstraintColours joint_colours;
+  ConstraintColours contact_colours;
 };
 
 /// Integrates and solves every awake non-static body for `time_step`:
 /// per substep integrate velocities, warm start, solve with bias, integrate
-/// positions, relax (joints before contacts in each pass); then restitution, impulses stored for warm starting,
-/// and the bodies' poses, velocities and sleep timers written back. Also
-/// fills the step's hit events.
+/// positions, relax (joints before contacts in each pass, each colour by
+/// colour, see constraint_colours.h); then restitution, impulses stored for
+/// warm starting, and the bodies' poses, velocities and sleep timers written
+/// back. Also fills the step's hit events. Parallel parts run on the world's
+/// executor; the result does not depend on it.
 void Solve(WorldState* world, float time_step, SolverScratch* scratch);
 
 }  // namespace atl

@@ -3,6 +3,7 @@
 #ifndef ATOLL_STATE_BYTE_IO_H_
 #define ATOLL_STATE_BYTE_IO_H_
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -56,6 +57,78 @@ class ByteWriter {
 
  private:
   std::string* out_;
+  size_t record_start_ = 0;
+};
+
+/// The snapshot writer: like ByteWriter, but it writes fields with a plain
+/// memcpy at a cursor into `out` used as a buffer (grown in large steps,
+/// trimmed by Finish), so a field costs a compare and a store instead of a
+/// string append. Writing over the old contents of a reused string also
+/// skips zero-filling it. Call Finish() before using `out`.
+class BufferWriter {
+ public:
+  /// Writes from the start of `out`, overwriting it; `size_hint` bytes are
+  /// made room for up front.
+  BufferWriter(std::string* out, size_t size_hint) : out_(out) {
+    if (out_->size() < size_hint) out_->resize(size_hint);
+    data_ = out_->data();
+    capacity_ = out_->size();
+  }
+  template <typename T>
+  void Put(T value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (pos_ + sizeof(T) > capacity_) Grow(sizeof(T));
+    std::memcpy(data_ + pos_, &value, sizeof(T));
+    pos_ += sizeof(T);
+  }
+  void PutBool(bool v) { Put<uint8_t>(v ? 1 : 0); }
+  void PutVec(Vec2 v) {
+    Put(v.x);
+    Put(v.y);
+  }
+  void PutRot(Rot q) {
+    Put(q.c);
+    Put(q.s);
+  }
+  void PutBytes(const void* bytes, size_t n) {
+    if (pos_ + n > capacity_) Grow(n);
+    if (n > 0) std::memcpy(data_ + pos_, bytes, n);
+    pos_ += n;
+  }
+  template <typename T>
+  void PutArray(const std::vector<T>& values) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    Put<uint32_t>(static_cast<uint32_t>(values.size()));
+    PutBytes(values.data(), values.size() * sizeof(T));
+  }
+  size_t size() const { return pos_; }
+  /// The bytes written so far (valid until the next Put).
+  char* data() { return data_; }
+
+  /// Starts a framed record: u32 key, u32 length (patched by EndRecord).
+  void BeginRecord(uint32_t key) {
+    Put(key);
+    record_start_ = pos_;
+    Put<uint32_t>(0);
+  }
+  void EndRecord() {
+    const uint32_t length = static_cast<uint32_t>(pos_ - record_start_ - 4);
+    std::memcpy(data_ + record_start_, &length, 4);
+  }
+  /// Trims `out` to the bytes written.
+  void Finish() { out_->resize(pos_); }
+
+ private:
+  void Grow(size_t n) {
+    out_->resize(std::max(pos_ + n, capacity_ + capacity_ / 2 + 4096));
+    data_ = out_->data();
+    capacity_ = out_->size();
+  }
+
+  std::string* out_;
+  char* data_ = nullptr;
+  size_t capacity_ = 0;
+  size_t pos_ = 0;
   size_t record_start_ = 0;
 };
 

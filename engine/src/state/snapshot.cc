@@ -40,19 +40,19 @@ constexpr uint32_t Key(RecordKind kind, int32_t index = 0) {
 
 // --- Writing --------------------------------------------------------------
 
-void PutPool(ByteWriter* w, const IdPool& pool) {
+void PutPool(BufferWriter* w, const IdPool& pool) {
   w->PutArray(pool.generations());
   w->PutArray(pool.alive());
   w->PutArray(pool.free_list());
 }
 
-void PutFilter(ByteWriter* w, const Filter& f) {
+void PutFilter(BufferWriter* w, const Filter& f) {
   w->Put(f.category_bits);
   w->Put(f.mask_bits);
   w->Put(f.group_index);
 }
 
-void PutGeometry(ByteWriter* w, const ShapeGeometry& g) {
+void PutGeometry(BufferWriter* w, const ShapeGeometry& g) {
   w->Put(static_cast<uint8_t>(g.type));
   switch (g.type) {
     case ShapeType::kCircle:
@@ -86,7 +86,7 @@ void PutGeometry(ByteWriter* w, const ShapeGeometry& g) {
   }
 }
 
-void PutBody(ByteWriter* w, const Body& b) {
+void PutBody(BufferWriter* w, const Body& b) {
   w->Put(static_cast<uint8_t>(b.type));
   w->PutBool(b.awake);
   w->PutBool(b.enabled);
@@ -123,7 +123,7 @@ void PutBody(ByteWriter* w, const Body& b) {
   w->Put(b.user_data);
 }
 
-void PutShape(ByteWriter* w, const Shape& s) {
+void PutShape(BufferWriter* w, const Shape& s) {
   w->Put(s.body);
   PutGeometry(w, s.geometry);
   w->Put(s.density);
@@ -140,7 +140,7 @@ void PutShape(ByteWriter* w, const Shape& s) {
   w->Put(s.user_data);
 }
 
-void PutContact(ByteWriter* w, const Contact& c) {
+void PutContact(BufferWriter* w, const Contact& c) {
   w->Put(c.shape_a);
   w->Put(c.shape_b);
   w->Put(c.body_a);
@@ -170,13 +170,13 @@ void PutContact(ByteWriter* w, const Contact& c) {
 // field lists (VisitJointDataFields), so a new field cannot be forgotten
 // here.
 struct FieldWriter {
-  ByteWriter* w;
+  BufferWriter* w;
   void operator()(float v) const { w->Put(v); }
   void operator()(bool v) const { w->PutBool(v); }
   void operator()(Vec2 v) const { w->PutVec(v); }
 };
 
-void PutJoint(ByteWriter* w, const Joint& j) {
+void PutJoint(BufferWriter* w, const Joint& j) {
   w->Put(static_cast<uint8_t>(j.type));
   w->Put(j.body_a);
   w->Put(j.body_b);
@@ -190,7 +190,7 @@ void PutJoint(ByteWriter* w, const Joint& j) {
   VisitJointDataFields(j.data, FieldWriter{w});
 }
 
-void PutIsland(ByteWriter* w, const Island& i) {
+void PutIsland(BufferWriter* w, const Island& i) {
   w->Put(i.parent);
   w->Put(i.head_body);
   w->Put(i.tail_body);
@@ -205,13 +205,13 @@ void PutIsland(ByteWriter* w, const Island& i) {
   w->PutBool(i.awake);
 }
 
-void PutShapeId(ByteWriter* w, ShapeId id) {
+void PutShapeId(BufferWriter* w, ShapeId id) {
   w->Put(id.index);
   w->Put(id.world);
   w->Put(id.generation);
 }
 
-void PutWorldDef(ByteWriter* w, const WorldDef& d) {
+void PutWorldDef(BufferWriter* w, const WorldDef& d) {
   w->PutVec(d.gravity);
   w->Put(d.substep_count);
   w->Put(d.contact_hertz);
@@ -229,7 +229,7 @@ void PutWorldDef(ByteWriter* w, const WorldDef& d) {
 }
 
 // The body: every record slot that is alive, in index order.
-void PutBody(ByteWriter* w, const WorldState& s) {
+void PutBody(BufferWriter* w, const WorldState& s) {
   w->BeginRecord(Key(kHeaderRecord));
   PutWorldDef(w, s.def);
   w->Put(s.step_count);
@@ -322,7 +322,46 @@ Filter GetFilter(ByteReader* r) {
   return f;
 }
 
-bool GetGeometry(ByteReader* r, ShapeGeometry* g) {
+// Bitwise equality of two geometries (the fields a snapshot stores).
+bool SameBits(const void* a, const void* b, size_t n) { return std::memcmp(a, b, n) == 0; }
+bool SameGeometry(const ShapeGeometry& a, const ShapeGeometry& b) {
+  if (a.type != b.type) return false;
+  switch (a.type) {
+    case ShapeType::kCircle:
+      return SameBits(&a.circle.center, &b.circle.center, sizeof(Vec2)) &&
+             SameBits(&a.circle.radius, &b.circle.radius, sizeof(float));
+    case ShapeType::kCapsule:
+      return SameBits(&a.capsule.center1, &b.capsule.center1, sizeof(Vec2)) &&
+             SameBits(&a.capsule.center2, &b.capsule.center2, sizeof(Vec2)) &&
+             SameBits(&a.capsule.radius, &b.capsule.radius, sizeof(float));
+    case ShapeType::kSegment:
+      return SameBits(&a.segment.point1, &b.segment.point1, sizeof(Vec2)) &&
+             SameBits(&a.segment.point2, &b.segment.point2, sizeof(Vec2));
+    case ShapeType::kChainSegment:
+      return SameBits(&a.chain_segment.ghost1, &b.chain_segment.ghost1, sizeof(Vec2)) &&
+             SameBits(&a.chain_segment.segment.point1, &b.chain_segment.segment.point1,
+                      sizeof(Vec2)) &&
+             SameBits(&a.chain_segment.segment.point2, &b.chain_segment.segment.point2,
+                      sizeof(Vec2)) &&
+             SameBits(&a.chain_segment.ghost2, &b.chain_segment.ghost2, sizeof(Vec2));
+    case ShapeType::kPolygon: {
+      const Polygon& p = a.polygon;
+      const Polygon& q = b.polygon;
+      const size_t n = static_cast<size_t>(p.count) * sizeof(Vec2);
+      return p.count == q.count && SameBits(p.vertices, q.vertices, n) &&
+             SameBits(p.normals, q.normals, n) &&
+             SameBits(&p.centroid, &q.centroid, sizeof(Vec2)) &&
+             SameBits(&p.radius, &q.radius, sizeof(float));
+    }
+  }
+  return false;
+}
+
+// Reads a shape's geometry and validates it, unless `known` (a geometry of
+// the world being restored into, valid since every shape in a world is) has
+// the same bits: a rollback restores the shapes it already has, and
+// validating polygons was a third of the restore.
+bool GetGeometry(ByteReader* r, ShapeGeometry* g, const ShapeGeometry* known) {
   const uint8_t type = r->Get<uint8_t>();
   switch (type) {
     case static_cast<uint8_t>(ShapeType::kCircle): {
@@ -372,14 +411,18 @@ bool GetGeometry(ByteReader* r, ShapeGeometry* g) {
     default:
       return false;
   }
-  return r->ok() && ValidateShape(*g).ok();
+  if (!r->ok()) return false;
+  return (known != nullptr && SameGeometry(*g, *known)) || ValidateShape(*g).ok();
 }
 
 bool Finite(Vec2 v) { return IsFinite(v.x) && IsFinite(v.y); }
 
 class Parser {
  public:
-  Parser(std::span<const uint8_t> body, WorldState* s) : seq_(body), r_({}), s_(s) {}
+  /// Parses into `s`; `previous` is the state being replaced (its valid
+  /// shapes spare re-validating identical ones), or null.
+  Parser(std::span<const uint8_t> body, WorldState* s, const WorldState* previous)
+      : seq_(body), r_({}), s_(s), previous_(previous) {}
 
   absl::Status Parse() {
     if (!Enter(Key(kHeaderRecord)) || !ParseDef()) return Error("world settings");
@@ -403,7 +446,8 @@ class Parser {
     s_->shapes.assign(s_->shape_ids.Capacity(), Shape());
     for (int32_t i = 0; i < s_->shape_ids.Capacity(); ++i) {
       if (s_->shape_ids.IsAlive(i) &&
-          (!Enter(Key(kShapeRecord, i)) || !ParseShape(&s_->shapes[i]) || !Leave())) {
+          (!Enter(Key(kShapeRecord, i)) || !ParseShape(&s_->shapes[i], KnownGeometry(i)) ||
+           !Leave())) {
         return Error(absl::StrCat("shape ", i));
       }
     }
@@ -514,9 +558,14 @@ class Parser {
            IsFinite(b->gravity_scale) && IsFinite(b->sleep_threshold) && IsFinite(b->sleep_time);
   }
 
-  bool ParseShape(Shape* s) {
+  const ShapeGeometry* KnownGeometry(int32_t i) const {
+    if (previous_ == nullptr || !previous_->shape_ids.IsAlive(i)) return nullptr;
+    return &previous_->shapes[i].geometry;
+  }
+
+  bool ParseShape(Shape* s, const ShapeGeometry* known) {
     s->body = r_.Get<int32_t>();
-    if (!GetGeometry(&r_, &s->geometry)) return false;
+    if (!GetGeometry(&r_, &s->geometry, known)) return false;
     s->density = r_.Get<float>();
     s->friction = r_.Get<float>();
     s->restitution = r_.Get<float>();
@@ -772,6 +821,7 @@ class Parser {
   ByteReader seq_;
   ByteReader r_;
   WorldState* s_;
+  const WorldState* previous_;
 };
 
 // Rebuilds the broad phase from the shapes (proxy id = shape index). Its
@@ -790,18 +840,26 @@ void RebuildBroadPhase(WorldState* s) {
   }
 }
 
+// Roughly the snapshot's size, so the writer grows its buffer once at most.
+size_t SizeHint(const WorldState& s) {
+  auto slots = [](const IdPool& pool) { return static_cast<size_t>(pool.Capacity()); };
+  return 256 + slots(s.body_ids) * 192 + slots(s.shape_ids) * 128 + slots(s.contact_ids) * 160 +
+         slots(s.joint_ids) * 192 + slots(s.island_ids) * 64;
+}
+
 }  // namespace
 
 void SaveSnapshot(const World& world, std::string* out) {
-  out->clear();
-  ByteWriter w(out);
+  const WorldState& s = world.state();
+  BufferWriter w(out, SizeHint(s));
   for (char c : kSnapshotMagic) w.Put(c);
   w.Put(kSnapshotVersion);
   w.Put<uint32_t>(0);  // body length, patched below
-  PutBody(&w, world.state());
-  const uint32_t body_size = static_cast<uint32_t>(out->size() - kHeaderSize);
-  std::memcpy(out->data() + 12, &body_size, sizeof(body_size));
-  w.Put<uint64_t>(XXH3_64bits(out->data() + kHeaderSize, body_size));
+  PutBody(&w, s);
+  const uint32_t body_size = static_cast<uint32_t>(w.size() - kHeaderSize);
+  std::memcpy(w.data() + 12, &body_size, sizeof(body_size));
+  w.Put<uint64_t>(XXH3_64bits(w.data() + kHeaderSize, body_size));
+  w.Finish();
 }
 
 std::string SaveSnapshot(const World& world) {
@@ -840,7 +898,7 @@ absl::Status RestoreSnapshot(std::span<const uint8_t> bytes, World* world) {
   // The strategy is the restoring world's own choice: it never changes
   // results, so it is not part of the state (nor of the hash).
   state->def.broad_phase = world->def().broad_phase;
-  Parser parser(body, state.get());
+  Parser parser(body, state.get(), &world->state());
   if (absl::Status s = parser.Parse(); !s.ok()) return s;
   RebuildBroadPhase(state.get());
   // Keep the old scratch memory: restoring every few ticks (rollback)
@@ -876,8 +934,10 @@ absl::StatusOr<std::unique_ptr<World>> LoadSnapshot(const std::string& bytes,
 
 uint64_t HashWorld(const World& world, std::string* scratch) {
   SaveSnapshot(world, scratch);
-  const size_t body_size = scratch->size() - kHeaderSize - kTrailerSize;
-  return XXH3_64bits(scratch->data() + kHeaderSize, body_size);
+  // The trailer is the XXH3 of the body already: no second pass.
+  uint64_t hash = 0;
+  std::memcpy(&hash, scratch->data() + scratch->size() - kTrailerSize, sizeof(hash));
+  return hash;
 }
 
 uint64_t HashWorld(const World& world) {

@@ -5,46 +5,158 @@
 #include "atoll/executor.h"
 #include "atoll/scene.h"
 #include "atoll/snapshot.h"
+#include "dynamics/constraint_colours.h"
+#include "engine/parallel/std_thread_executor.h"
 
 namespace atl {
 namespace {
 
-std::vector<uint64_t> HashChain(const SceneDesc& desc, Executor* executor, int steps) {
+struct ChainRun {
+  std::vector<uint64_t> chain;
+  int32_t awake_at_end = 0;
+};
+
+ChainRun HashChain(const SceneDesc& desc, Executor* executor, int steps) {
   auto world = BuildWorld(desc).value();
   world->SetExecutor(executor);
-  std::vector<uint64_t> chain;
+  ChainRun run;
   std::string scratch;
   for (int i = 0; i < steps; ++i) {
     EXPECT_TRUE(world->Step(desc.time_step).ok());
-    chain.push_back(HashWorld(*world, &scratch));
+    run.chain.push_back(HashWorld(*world, &scratch));
   }
-  return chain;
+  run.awake_at_end = world->GetCounters().awake_bodies;
+  return run;
+}
+
+// The oneTBB pool, except under ThreadSanitizer, which cannot see oneTBB's
+// synchronisation (std_thread_executor.h).
+std::unique_ptr<Executor> MakePool(int32_t threads) {
+  return testing::kThreadSanitizer ? testing::MakeStdThreadExecutor(threads)
+                                   : MakeThreadPoolExecutor(threads);
+}
+
+void ExpectSameAtOneToEightThreads(const char* name, int32_t size, int steps,
+                                   int32_t* awake_at_end = nullptr) {
+  SceneParams params;
+  params.size = size;
+  const SceneDesc desc = MakeScene(name, params).value();
+  const ChainRun serial = HashChain(desc, SerialExecutor(), steps);
+  for (int32_t threads : {1, 2, 3, 4, 8}) {
+    auto pool = MakePool(threads);
+    EXPECT_EQ(HashChain(desc, pool.get(), steps).chain, serial.chain)
+        << name << " at " << threads << " threads";
+  }
+  if (awake_at_end != nullptr) *awake_at_end = serial.awake_at_end;
 }
 
 TEST(ThreadInvarianceTest, HashChainsEqualAtOneToEightThreads) {
-  for (const char* name : {"mixed_static_dynamic", "tumbler", "smash"}) {
-    SceneParams params;
-    params.size = std::string(name) == "tumbler" ? 15 : 400;
-    const SceneDesc desc = MakeScene(name, params).value();
-    const std::vector<uint64_t> serial = HashChain(desc, SerialExecutor(), 90);
-    for (int32_t threads : {1, 2, 3, 4, 8}) {
-      auto pool = MakeThreadPoolExecutor(threads);
-      EXPECT_EQ(HashChain(desc, pool.get(), 90), serial) << name << " at " << threads << " threads";
-    }
+  ExpectSameAtOneToEightThreads("mixed_static_dynamic", 400, 90);
+  // A kinematic drum: kinematic bodies are shared by constraints of a colour.
+  ExpectSameAtOneToEightThreads("tumbler", 15, 90);
+  ExpectSameAtOneToEightThreads("smash", 400, 90);
+}
+
+TEST(ThreadInvarianceTest, HashChainsEqualWithJoints) {
+  ExpectSameAtOneToEightThreads("ragdolls", 12, 120);
+  ExpectSameAtOneToEightThreads("bridge", 40, 120);
+  ExpectSameAtOneToEightThreads("joint_grid", 16, 60);
+}
+
+TEST(ThreadInvarianceTest, HashChainsEqualWithManyContacts) {
+  // Many colours of thousands of contacts each.
+  ExpectSameAtOneToEightThreads("large_pyramid", 40, 40);
+  ExpectSameAtOneToEightThreads("many_pyramids", 12, 90);
+}
+
+TEST(ThreadInvarianceTest, HashChainsEqualThroughSleep) {
+  int32_t awake = -1;
+  ExpectSameAtOneToEightThreads("pyramid", 10, 300, &awake);
+  EXPECT_EQ(awake, 0) << "the pyramid should have fallen asleep within the run";
+}
+
+// The std::thread executor the TSan run uses gives the same chains too.
+TEST(ThreadInvarianceTest, StdThreadExecutorGivesTheSameChains) {
+  const SceneDesc desc = MakeScene("tumbler", {.size = 15}).value();
+  const ChainRun serial = HashChain(desc, SerialExecutor(), 60);
+  for (int32_t threads : {2, 4}) {
+    auto pool = testing::MakeStdThreadExecutor(threads);
+    EXPECT_EQ(HashChain(desc, pool.get(), 60).chain, serial.chain) << threads << " threads";
   }
 }
 
 TEST(ThreadInvarianceTest, ParallelForCoversEveryItemOnce) {
-  auto pool = MakeThreadPoolExecutor(4);
-  for (int32_t count : {0, 1, 63, 64, 65, 1000, 4097}) {
-    std::vector<int> hits(static_cast<size_t>(count), 0);
-    pool->ParallelFor(count, 64, [&](int32_t begin, int32_t end) {
-      for (int32_t i = begin; i < end; ++i) ++hits[static_cast<size_t>(i)];
-    });
-    for (int h : hits) ASSERT_EQ(h, 1) << count;
+  auto tbb_pool = testing::kThreadSanitizer ? nullptr : MakeThreadPoolExecutor(4);
+  auto std_pool = testing::MakeStdThreadExecutor(4);
+  for (Executor* pool : {tbb_pool.get(), std_pool.get()}) {
+    if (pool == nullptr) continue;
+    for (int32_t count : {0, 1, 63, 64, 65, 1000, 4097}) {
+      std::vector<int> hits(static_cast<size_t>(count), 0);
+      pool->ParallelFor(count, 64, [&](int32_t begin, int32_t end) {
+        for (int32_t i = begin; i < end; ++i) ++hits[static_cast<size_t>(i)];
+      });
+      for (int h : hits) ASSERT_EQ(h, 1) << count;
+    }
+    EXPECT_EQ(pool->concurrency(), 4);
   }
-  EXPECT_EQ(pool->concurrency(), 4);
   EXPECT_EQ(SerialExecutor()->concurrency(), 1);
+}
+
+// A chain: constraint i moves bodies i and i + 1, so it shares a body with
+// its neighbours. Colours follow the chain round the wheel.
+TEST(ConstraintColoursTest, ChainTakesTheColoursInTurn) {
+  constexpr int32_t kConstraints = 300;
+  constexpr int32_t kColours = ConstraintColours::kColourCount;
+  ConstraintColours colours;
+  colours.Colour(kConstraints, kConstraints + 1,
+                 [](int32_t i, int32_t slots[2]) {
+                   slots[0] = i;
+                   slots[1] = i + 1;
+                 });
+  EXPECT_EQ(colours.ColourSize(kColours), 0) << "nothing overflows";
+  std::vector<int32_t> order;
+  colours.ForEach(SerialExecutor(), 16, [&](int32_t i) { order.push_back(i); });
+  // Colour c holds c, c + kColours, ... in index order; colours in turn.
+  std::vector<int32_t> expected;
+  for (int32_t c = 0; c < kColours; ++c) {
+    for (int32_t i = c; i < kConstraints; i += kColours) expected.push_back(i);
+  }
+  EXPECT_EQ(order, expected);
+}
+
+TEST(ConstraintColoursTest, BodiesNotMovedDoNotBlock) {
+  // Ten constraints between one kinematic body (-1) and ten others: one
+  // colour.
+  ConstraintColours colours;
+  colours.Colour(10, 10, [](int32_t i, int32_t slots[2]) {
+    slots[0] = -1;
+    slots[1] = i;
+  });
+  EXPECT_EQ(colours.ColourSize(0), 10);
+  auto pool = MakePool(4);
+  std::vector<int> visits(10, 0);
+  colours.ForEach(pool.get(), 1,
+                  [&](int32_t i) { ++visits[static_cast<size_t>(i)]; });
+  for (int v : visits) EXPECT_EQ(v, 1);
+}
+
+TEST(ConstraintColoursTest, StarOverflowsPastTheLastColour) {
+  // Every constraint moves body 0: one per colour, the rest overflow.
+  ConstraintColours colours;
+  colours.Colour(30, 31, [](int32_t i, int32_t slots[2]) {
+    slots[0] = 0;
+    slots[1] = i + 1;
+  });
+  for (int32_t c = 0; c < ConstraintColours::kColourCount; ++c)
+    EXPECT_EQ(colours.ColourSize(c), 1);
+  EXPECT_EQ(colours.ColourSize(ConstraintColours::kColourCount),
+            30 - ConstraintColours::kColourCount);
+  auto pool = MakePool(4);
+  std::vector<int32_t> order;
+  colours.ForEach(pool.get(), 1, [&](int32_t i) { order.push_back(i); });
+  std::vector<int32_t> expected(30);
+  for (int32_t i = 0; i < 30; ++i) expected[static_cast<size_t>(i)] = i;
+  EXPECT_EQ(order, expected);
 }
 
 }  // namespace

@@ -104,6 +104,33 @@ TEST(SnapshotTest, BadBlobsAreRejectedAndWorldIsUnchanged) {
   EXPECT_TRUE(world->Step(1.0f / 60.0f).ok());
 }
 
+// Restore skips validating a geometry the restored world already holds
+// bit for bit; a changed one is still validated.
+TEST(SnapshotTest, BadGeometryIsRejectedEvenOverAValidShape) {
+  auto world = BusyWorld(3);
+  testing::StepN(world.get(), 10);
+  const uint64_t before = HashWorld(*world);
+  auto copy = LoadSnapshot(SaveSnapshot(*world)).value();
+  WorldState& s = copy->state();
+  int32_t poked = -1;
+  for (int32_t i = 0; i < s.shape_ids.Capacity() && poked < 0; ++i) {
+    if (!s.shape_ids.IsAlive(i) || s.shapes[i].geometry.type != ShapeType::kPolygon) continue;
+    // A vertex pulled inside the polygon breaks convexity.
+    Polygon& p = s.shapes[i].geometry.polygon;
+    p.vertices[0] = 0.1f * p.vertices[0] + 0.9f * p.centroid;
+    poked = i;
+  }
+  ASSERT_GE(poked, 0);
+  const std::string bad = SaveSnapshot(*copy);
+  const absl::Status status = RestoreSnapshot(bad, world.get());
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_NE(status.message().find("shape"), std::string::npos) << status;
+  EXPECT_EQ(HashWorld(*world), before);
+  // The untouched snapshot restores over the same world.
+  EXPECT_TRUE(RestoreSnapshot(SaveSnapshot(*world), world.get()).ok());
+  EXPECT_EQ(HashWorld(*world), before);
+}
+
 // Every joint type, with motors, limits and springs at work, on a ground
 // with a few loose boxes hitting them.
 std::unique_ptr<World> JointWorld() {

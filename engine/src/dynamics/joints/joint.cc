@@ -1,6 +1,7 @@
 #include "dynamics/joints/joint.h"
 
 #include "atoll/assert.h"
+#include "dynamics/constraint_colours.h"
 #include "world/world_state.h"
 
 namespace atl {
@@ -84,11 +85,17 @@ bool Participates(const WorldState& w, const Joint& j) {
   return moves(j.body_a) || moves(j.body_b);
 }
 
-inline SolverBody Load(const std::vector<SolverBody>& bodies, int32_t index) {
+inline SolverBody Load(const SolverBody* bodies, int32_t index) {
   return index >= 0 ? bodies[index] : kStaticSolverBody;
 }
-inline void Store(std::vector<SolverBody>* bodies, int32_t index, const SolverBody& b) {
-  if (index >= 0) (*bodies)[index] = b;
+// Writes back only the bodies the joint moves: a kinematic body may be read
+// by other constraints of the same colour meanwhile (constraint_colours.h).
+inline void Store(SolverBody* bodies, const JointFrame& f, const SolverBody& a,
+                  const SolverBody& b) {
+  if (ConstraintMoves(f.index_a, f.inv_mass_a, f.inv_inertia_a))
+    bodies[f.index_a] = a;
+  if (ConstraintMoves(f.index_b, f.inv_mass_b, f.inv_inertia_b))
+    bodies[f.index_b] = b;
 }
 
 }  // namespace
@@ -129,60 +136,53 @@ void PrepareJoints(WorldState* w, const JointContext& ctx, std::vector<int32_t>*
   }
 }
 
-void WarmStartJoints(WorldState* w, const std::vector<int32_t>& joints,
-                     std::vector<SolverBody>* bodies) {
-  for (int32_t i : joints) {
-    Joint& j = w->joints[i];
-    const JointFrame& f = j.frame;
-    SolverBody a = Load(*bodies, f.index_a);
-    SolverBody b = Load(*bodies, f.index_b);
-    std::visit(
-        [&](const auto& data) {
-          using T = std::remove_cvref_t<decltype(data)>;
-          if constexpr (std::is_same_v<T, DistanceJoint>) WarmStartDistanceJoint(f, data, &a, &b);
-          if constexpr (std::is_same_v<T, RevoluteJoint>) WarmStartRevoluteJoint(f, data, &a, &b);
-          if constexpr (std::is_same_v<T, PrismaticJoint>) WarmStartPrismaticJoint(f, data, &a, &b);
-          if constexpr (std::is_same_v<T, WeldJoint>) WarmStartWeldJoint(f, data, &a, &b);
-          if constexpr (std::is_same_v<T, WheelJoint>) WarmStartWheelJoint(f, data, &a, &b);
-          if constexpr (std::is_same_v<T, MotorJoint>) WarmStartMotorJoint(f, data, &a, &b);
-          if constexpr (std::is_same_v<T, TargetJoint>) WarmStartTargetJoint(f, data, &a, &b);
-        },
-        j.data);
-    Store(bodies, f.index_a, a);
-    Store(bodies, f.index_b, b);
-  }
+void WarmStartJoint(WorldState* w, int32_t i, SolverBody* bodies) {
+  Joint& j = w->joints[i];
+  const JointFrame& f = j.frame;
+  SolverBody a = Load(bodies, f.index_a);
+  SolverBody b = Load(bodies, f.index_b);
+  std::visit(
+      [&](const auto& data) {
+        using T = std::remove_cvref_t<decltype(data)>;
+        if constexpr (std::is_same_v<T, DistanceJoint>) WarmStartDistanceJoint(f, data, &a, &b);
+        if constexpr (std::is_same_v<T, RevoluteJoint>) WarmStartRevoluteJoint(f, data, &a, &b);
+        if constexpr (std::is_same_v<T, PrismaticJoint>) WarmStartPrismaticJoint(f, data, &a, &b);
+        if constexpr (std::is_same_v<T, WeldJoint>) WarmStartWeldJoint(f, data, &a, &b);
+        if constexpr (std::is_same_v<T, WheelJoint>) WarmStartWheelJoint(f, data, &a, &b);
+        if constexpr (std::is_same_v<T, MotorJoint>) WarmStartMotorJoint(f, data, &a, &b);
+        if constexpr (std::is_same_v<T, TargetJoint>) WarmStartTargetJoint(f, data, &a, &b);
+      },
+      j.data);
+  Store(bodies, f, a, b);
 }
 
-void SolveJoints(WorldState* w, const JointContext& ctx, const std::vector<int32_t>& joints,
-                 std::vector<SolverBody>* bodies, bool use_bias) {
-  for (int32_t i : joints) {
-    Joint& j = w->joints[i];
-    const JointFrame& f = j.frame;
-    SolverBody a = Load(*bodies, f.index_a);
-    SolverBody b = Load(*bodies, f.index_b);
-    std::visit(
-        [&](auto& data) {
-          using T = std::remove_cvref_t<decltype(data)>;
-          if constexpr (std::is_same_v<T, DistanceJoint>) {
-            SolveDistanceJoint(ctx, f, &data, &a, &b, use_bias);
-          }
-          if constexpr (std::is_same_v<T, RevoluteJoint>) {
-            SolveRevoluteJoint(ctx, f, &data, &a, &b, use_bias);
-          }
-          if constexpr (std::is_same_v<T, PrismaticJoint>) {
-            SolvePrismaticJoint(ctx, f, &data, &a, &b, use_bias);
-          }
-          if constexpr (std::is_same_v<T, WeldJoint>) SolveWeldJoint(ctx, f, &data, &a, &b, use_bias);
-          if constexpr (std::is_same_v<T, WheelJoint>) SolveWheelJoint(ctx, f, &data, &a, &b, use_bias);
-          if constexpr (std::is_same_v<T, MotorJoint>) SolveMotorJoint(ctx, f, &data, &a, &b, use_bias);
-          if constexpr (std::is_same_v<T, TargetJoint>) {
-            SolveTargetJoint(ctx, f, &data, &a, &b, use_bias);
-          }
-        },
-        j.data);
-    Store(bodies, f.index_a, a);
-    Store(bodies, f.index_b, b);
-  }
+void SolveJoint(WorldState* w, const JointContext& ctx, int32_t i,
+                SolverBody* bodies, bool use_bias) {
+  Joint& j = w->joints[i];
+  const JointFrame& f = j.frame;
+  SolverBody a = Load(bodies, f.index_a);
+  SolverBody b = Load(bodies, f.index_b);
+  std::visit(
+      [&](auto& data) {
+        using T = std::remove_cvref_t<decltype(data)>;
+        if constexpr (std::is_same_v<T, DistanceJoint>) {
+          SolveDistanceJoint(ctx, f, &data, &a, &b, use_bias);
+        }
+        if constexpr (std::is_same_v<T, RevoluteJoint>) {
+          SolveRevoluteJoint(ctx, f, &data, &a, &b, use_bias);
+        }
+        if constexpr (std::is_same_v<T, PrismaticJoint>) {
+          SolvePrismaticJoint(ctx, f, &data, &a, &b, use_bias);
+        }
+        if constexpr (std::is_same_v<T, WeldJoint>) SolveWeldJoint(ctx, f, &data, &a, &b, use_bias);
+        if constexpr (std::is_same_v<T, WheelJoint>) SolveWheelJoint(ctx, f, &data, &a, &b, use_bias);
+        if constexpr (std::is_same_v<T, MotorJoint>) SolveMotorJoint(ctx, f, &data, &a, &b, use_bias);
+        if constexpr (std::is_same_v<T, TargetJoint>) {
+          SolveTargetJoint(ctx, f, &data, &a, &b, use_bias);
+        }
+      },
+      j.data);
+  Store(bodies, f, a, b);
 }
 
 JointPose GetJointPose(const WorldState& w, const Joint& j) {

@@ -92,13 +92,14 @@ inline int32_t OtherJointBody(const Joint& joint, int32_t body) {
 /// dynamic body in the solver (Body::solver_index set); builds their frames
 /// from the bodies' step-start poses and each type's step constants.
 void PrepareJoints(WorldState* world, const JointContext& ctx, std::vector<int32_t>* joints);
-/// Applies last substep's accumulated impulses.
-void WarmStartJoints(WorldState* world, const std::vector<int32_t>& joints,
-                     std::vector<SolverBody>* bodies);
-/// One Gauss-Seidel pass over the joints, with (use_bias) or without
+/// Applies joint `joint`'s accumulated impulses (warm start). Like
+/// SolveJoint, touches only that joint and the solver slots of the bodies it
+/// moves, so joints of one colour may run concurrently.
+void WarmStartJoint(WorldState* world, int32_t joint, SolverBody* bodies);
+/// One Gauss-Seidel iteration of joint `joint`, with (use_bias) or without
 /// position correction of the rigid parts.
-void SolveJoints(WorldState* world, const JointContext& ctx, const std::vector<int32_t>& joints,
-                 std::vector<SolverBody>* bodies, bool use_bias);
+void SolveJoint(WorldState* world, const JointContext& ctx, int32_t joint,
+                SolverBody* bodies, bool use_bias);
 
 /// The joint's anchors and body rotations at the bodies' current poses.
 JointPose GetJointPose(const WorldState& world, const Joint& joint);
