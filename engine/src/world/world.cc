@@ -230,8 +230,19 @@ absl::StatusOr<ShapeId> AddShape(WorldState* w, BodyId body_id, const ShapeDef& 
   shape.enable_contact_events = def.enable_contact_events;
   shape.enable_hit_events = def.enable_hit_events;
   shape.user_data = def.user_data;
-  w->bodies[body].shapes.push_back(index);
-  UpdateBodyMass(w, body);
+  Body& b = w->bodies[body];
+  b.shapes.push_back(index);
+  if (b.type == BodyType::kDynamic) {
+    UpdateBodyMass(w, body);
+  } else {
+    // A static or kinematic body has no mass, only extents; extend them by
+    // the new shape instead of rescanning every shape (UpdateBodyMass per
+    // shape made a static level of n fixtures on one body cost O(n^2) to
+    // build). Min and max give the same values in any order.
+    const float min_extent = ComputeShapeMinExtent(geometry);
+    b.min_extent = b.shapes.size() == 1 ? min_extent : Min(b.min_extent, min_extent);
+    b.max_extent = Max(b.max_extent, ComputeShapeExtent(geometry, {0.0f, 0.0f}));
+  }
   // No wake: a body created asleep (a settled pile restored from a level
   // file) stays asleep while its shapes are attached.
   if (w->bodies[body].enabled) CreateProxy(w, index);
