@@ -207,6 +207,26 @@ class JointBuilder {
   b2Body* anchor_ = nullptr;
 };
 
+b2Body* AddBody(b2World* world, const SceneBody& sb) {
+  b2BodyDef bd;
+  bd.type = TypeOf(sb.def.type);
+  bd.position = V(sb.def.position);
+  bd.angle = sb.def.angle;
+  bd.linearVelocity = V(sb.def.linear_velocity);
+  bd.angularVelocity = sb.def.angular_velocity;
+  bd.linearDamping = sb.def.linear_damping;
+  bd.angularDamping = sb.def.angular_damping;
+  bd.gravityScale = sb.def.gravity_scale;
+  bd.fixedRotation = sb.def.fixed_rotation;
+  bd.bullet = sb.def.is_bullet;
+  bd.allowSleep = sb.def.allow_sleep;
+  bd.awake = sb.def.is_awake;
+  bd.enabled = sb.def.is_enabled;
+  b2Body* body = world->CreateBody(&bd);
+  for (const SceneShape& s : sb.shapes) AddFixture(body, s);
+  return body;
+}
+
 }  // namespace
 
 std::unique_ptr<b2World> BuildBox2DWorld(const SceneDesc& desc) {
@@ -215,28 +235,25 @@ std::unique_ptr<b2World> BuildBox2DWorld(const SceneDesc& desc) {
   world->SetAllowSleeping(desc.world.enable_sleep);
   std::vector<b2Body*> bodies;
   bodies.reserve(desc.bodies.size());
-  for (const SceneBody& sb : desc.bodies) {
-    b2BodyDef bd;
-    bd.type = TypeOf(sb.def.type);
-    bd.position = V(sb.def.position);
-    bd.angle = sb.def.angle;
-    bd.linearVelocity = V(sb.def.linear_velocity);
-    bd.angularVelocity = sb.def.angular_velocity;
-    bd.linearDamping = sb.def.linear_damping;
-    bd.angularDamping = sb.def.angular_damping;
-    bd.gravityScale = sb.def.gravity_scale;
-    bd.fixedRotation = sb.def.fixed_rotation;
-    bd.bullet = sb.def.is_bullet;
-    bd.allowSleep = sb.def.allow_sleep;
-    bd.awake = sb.def.is_awake;
-    bd.enabled = sb.def.is_enabled;
-    b2Body* body = world->CreateBody(&bd);
-    for (const SceneShape& s : sb.shapes) AddFixture(body, s);
-    bodies.push_back(body);
-  }
+  for (const SceneBody& sb : desc.bodies) bodies.push_back(AddBody(world.get(), sb));
   JointBuilder joints(world.get(), bodies);
   for (const SceneJoint& j : desc.joints) joints.Add(j);
   return world;
+}
+
+int32_t ApplyBox2DWaves(b2World* world, const SceneDesc& desc, int64_t step) {
+  int32_t created = 0;
+  // Same order as atl::ApplySceneWaves: waves by index, bodies, then joints.
+  for (const SceneWave& wave : desc.waves) {
+    if (wave.step != step) continue;
+    std::vector<b2Body*> bodies;
+    bodies.reserve(wave.bodies.size());
+    for (const SceneBody& sb : wave.bodies) bodies.push_back(AddBody(world, sb));
+    created += static_cast<int32_t>(bodies.size());
+    JointBuilder joints(world, bodies);
+    for (const SceneJoint& j : wave.joints) joints.Add(j);
+  }
+  return created;
 }
 
 }  // namespace atl::bench

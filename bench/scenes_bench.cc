@@ -1,7 +1,8 @@
 // atoll-bench scenes: built-in scenes stepped by Atoll and by Box2D 2.4.1
-// from the same SceneDesc, in the same process.
+// from the same SceneDesc, in the same process. Without --ccd it runs the
+// scene suite (scene_suite.cc); this file is the --ccd comparison:
 //
-//   atoll-bench scenes [--ccd] [--scene=a,b] [--size=N] [--steps=N]
+//   atoll-bench scenes --ccd [--scene=a,b] [--size=N] [--steps=N]
 //                      [--reps=N] [--engines=atoll,box2d]
 //
 // One CSV row per scene, engine and continuous-collision setting:
@@ -16,8 +17,7 @@
 // interleaved so that cache and frequency effects hit them alike.
 // With --ccd every scene runs with continuous collision on and off
 // (Atoll: WorldDef::enable_continuous; Box2D: b2World::SetContinuousPhysics)
-// and vs_ccd_off is on / off of the same engine; without it each engine
-// runs its default (both on). Box2D steps with 8 velocity and 3 position
+// and vs_ccd_off is on / off of the same engine. Box2D steps with 8 velocity and 3 position
 // iterations. ccd_bodies_per_step is Atoll's mean count of fast bodies and
 // ccd_stage_ms_per_step its mean time in the continuous stage itself (the
 // rest of the difference between on and off is a different simulation:
@@ -35,6 +35,7 @@
 #include "atoll/scene.h"
 #include "box2d_scene.h"
 #include "command.h"
+#include "scene_suite.h"
 
 namespace atl::bench {
 namespace {
@@ -105,12 +106,14 @@ double Median(std::vector<double> v) {
 }
 
 int RunScenes(const std::vector<std::string>& raw) {
-  auto args = Args::Parse(raw, {"ccd", "scene", "size", "steps", "reps", "engines"});
+  auto args = Args::Parse(raw, {"ccd", "scene", "size", "steps", "reps", "engines", "plot",
+                                "markdown", "from-csv"});
   if (!args.ok()) {
     std::fprintf(stderr, "atoll-bench scenes: %s\n", std::string(args.status().message()).c_str());
     return 2;
   }
-  const bool ccd = args->Has("ccd");
+  if (!args->Has("ccd")) return RunSceneSuite(*args);
+  const bool ccd = true;
   const std::vector<std::string> scenes = args->GetList(
       "scene", {"add_pair", "mixed_static_dynamic", "diagonal", "falling_squares"});
   const std::vector<std::string> engines = args->GetList("engines", {"atoll", "box2d"});
@@ -180,7 +183,7 @@ int RunScenes(const std::vector<std::string>& raw) {
 
 }  // namespace
 
-ATOLL_BENCH_COMMAND("scenes", "built-in scenes, Atoll vs Box2D 2.4.1; --ccd: continuous on/off (CSV)",
+ATOLL_BENCH_COMMAND("scenes", "scene suite, Atoll vs Box2D 2.4.1 (CSV, --plot); --ccd: continuous on/off",
                     RunScenes);
 
 }  // namespace atl::bench

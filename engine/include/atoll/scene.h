@@ -49,6 +49,19 @@ struct SceneJoint {
   SceneJointDef def;
 };
 
+/// Bodies and joints that join a running scene at one step: the timed-wave
+/// design for scenes that spawn while they run (rain). A wave is plain data
+/// like the rest of the description; ApplySceneWaves (and the Box2D side of
+/// the benchmarks, from the same data) creates it just before the world's
+/// step number `step`, so every consumer spawns the same bodies at the same
+/// time. Joint body indices are wave-local: 0 is this wave's first body.
+struct SceneWave {
+  /// Created just before step `step` (0 = before the first step).
+  int32_t step = 0;
+  std::vector<SceneBody> bodies;
+  std::vector<SceneJoint> joints;
+};
+
 struct SceneDesc {
   std::string name;
   WorldDef world;
@@ -62,6 +75,9 @@ struct SceneDesc {
   /// Half-size of the region the scene is meant to stay in, around the
   /// origin: a plausibility bound for benchmarks ("bodies inside the bounds").
   float bounds = 0.0f;
+  /// Timed waves of new bodies, by ascending step; BuildWorld ignores them,
+  /// the stepping loop calls ApplySceneWaves before each step.
+  std::vector<SceneWave> waves;
 };
 
 /// Knobs of a built-in scene.
@@ -100,6 +116,16 @@ absl::StatusOr<BodyId> AddSceneBody(World* world, const SceneBody& body);
 /// Adds one scene joint to `world`; `bodies[i]` is the id of scene body i.
 absl::StatusOr<JointId> AddSceneJoint(World* world, const SceneJoint& joint,
                                       std::span<const BodyId> bodies);
+
+/// Creates every wave of `desc` whose step equals `step`, in order; call it
+/// just before the world's step number `step` (counting from 0 after
+/// BuildWorld). Returns the number of bodies created; InvalidArgument naming
+/// the wave when a body or joint of it is bad (bodies created before the
+/// bad one stay).
+absl::StatusOr<int32_t> ApplySceneWaves(World* world, const SceneDesc& desc, int64_t step);
+
+/// Fixtures in `desc`: every shape of every body, waves included.
+int32_t CountSceneShapes(const SceneDesc& desc);
 
 }  // namespace atl
 

@@ -1,5 +1,7 @@
 #include "scenes/joint_scenes.h"
 
+#include <algorithm>
+
 #include "scenes/scene_builder.h"
 
 namespace atl::scenes {
@@ -150,6 +152,91 @@ void AddRagdoll(SceneDesc* d, Vec2 feet, int32_t group) {
 }
 
 }  // namespace
+
+namespace {
+
+// Appends a mobile node (a vertical rod) hanging at world point `hook` and,
+// below it, its two subtrees; returns the node's scene index.
+int32_t AddMobileNode(SceneDesc* d, Vec2 hook, int32_t level, int32_t depth) {
+  constexpr float kHalfHeight = 0.4f;
+  SceneBody body = DynamicBody(hook - Vec2{0.0f, kHalfHeight});
+  body.shapes.push_back(ShapeOf(Box(0.1f, kHalfHeight), 20.0f));
+  if (level == depth - 1) {
+    // Leaves start swinging, alternately left and right, so the balanced
+    // tree moves instead of falling asleep at once.
+    const int32_t leaf = static_cast<int32_t>(d->bodies.size());
+    body.def.linear_velocity = {leaf % 2 == 0 ? 1.0f : -1.0f, 0.0f};
+  }
+  // Children hang from the ends of a bar under the rod, half as far apart
+  // each level down, leaves 1 m apart. The bar is part of the node (a
+  // second fixture): its mass and inertia grow with its span, which keeps
+  // the wide upper levels from being light levers carrying heavy trees.
+  const float offset = level < depth - 1 ? 0.5f * static_cast<float>(1 << (depth - 2 - level)) : 0.0f;
+  if (level < depth - 1) {
+    body.shapes.push_back(ShapeOf(OffsetBox(offset, 0.05f, {0.0f, -kHalfHeight - 0.2f}, 0.0f), 20.0f));
+  }
+  const int32_t index = Add(d, std::move(body));
+  if (level == depth - 1) return index;
+  const Vec2 bottom = hook - Vec2{0.0f, 2.0f * kHalfHeight + 0.2f};
+  for (float side : {-1.0f, 1.0f}) {
+    const Vec2 child_hook = bottom + Vec2{side * offset, 0.0f};
+    const int32_t child = AddMobileNode(d, child_hook, level + 1, depth);
+    d->joints.push_back(Pin(*d, index, child, child_hook));
+  }
+  return index;
+}
+
+}  // namespace
+
+SceneDesc BigMobile(int32_t depth) {
+  SceneDesc d;
+  d.name = "big_mobile";
+  d.steps = 300;
+  depth = std::max(depth, 1);
+  const float top = 1.2f * static_cast<float>(depth) + 5.0f;
+  const int32_t anchor = Add(&d, StaticBody({0.0f, top}));
+  const int32_t root = AddMobileNode(&d, {0.0f, top}, 0, depth);
+  d.joints.push_back(Pin(d, anchor, root, {0.0f, top}));
+  const float width = depth >= 2 ? static_cast<float>(1 << (depth - 1)) : 1.0f;
+  d.bounds = width + top + 50.0f;
+  return d;
+}
+
+SceneDesc Rain(int32_t per_wave) {
+  SceneDesc d;
+  d.name = "rain";
+  d.steps = 1000;
+  per_wave = std::max(per_wave, 1);
+  constexpr int32_t kEvery = 8;
+  const float half = 2.5f * static_cast<float>(per_wave) + 10.0f;  // inner half-width of the bin
+  constexpr float kWall = 40.0f;
+  SceneBody bin = StaticBody();
+  bin.shapes.push_back(ShapeOf(OffsetBox(half + 1.0f, 1.0f, {0.0f, -1.0f}, 0.0f)));
+  for (float side : {-1.0f, 1.0f}) {
+    bin.shapes.push_back(ShapeOf(OffsetBox(1.0f, 0.5f * kWall, {side * (half + 1.0f), 0.5f * kWall}, 0.0f)));
+  }
+  d.bodies.push_back(std::move(bin));
+  int32_t dropped = 0;
+  for (int32_t step = 0; step < d.steps; step += kEvery) {
+    const int32_t wave_index = step / kEvery;
+    // One ragdoll description per drop point, built on its own so its
+    // body indices are wave-local; the drop line shifts wave to wave so
+    // they do not land on one another.
+    SceneDesc wave_desc;
+    for (int32_t j = 0; j < per_wave; ++j) {
+      const float x = -half + 2.0f * half * (static_cast<float>(j) + 0.5f) / static_cast<float>(per_wave) +
+                      0.6f * static_cast<float>(wave_index % 5 - 2);
+      AddRagdoll(&wave_desc, {x, kWall - 8.0f}, ++dropped);
+    }
+    SceneWave wave;
+    wave.step = step;
+    wave.bodies = std::move(wave_desc.bodies);
+    wave.joints = std::move(wave_desc.joints);
+    d.waves.push_back(std::move(wave));
+  }
+  d.bounds = half + kWall + 50.0f;
+  return d;
+}
 
 SceneDesc Ragdolls(int32_t count) {
   SceneDesc d;

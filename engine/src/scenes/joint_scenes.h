@@ -1,5 +1,5 @@
 // Atoll — scenes held together by joints: chain, bridge, joint grid,
-// ragdolls.
+// ragdolls, big mobile, rain.
 
 #ifndef ATOLL_SCENES_JOINT_SCENES_H_
 #define ATOLL_SCENES_JOINT_SCENES_H_
@@ -25,6 +25,16 @@ SceneDesc JointGrid(int32_t side);
 /// revolute joints, in staggered rows high above the ground: they fall one
 /// row after another onto a growing pile.
 SceneDesc Ragdolls(int32_t count);
+/// A balanced mobile after Box2D's testbed, grown wide (seed 000 §8.1 "big
+/// mobile"): a binary tree `depth` levels deep (2^depth - 1 rods) hanging
+/// from a static anchor by revolute joints; each node is a rod with a bar
+/// whose ends carry its children, twice as close each level down, leaves
+/// 1 m apart and pushed so the tree swings.
+SceneDesc BigMobile(int32_t depth);
+/// Box2D v3's rain: every 8 steps a wave of `per_wave` ragdolls (11 bones
+/// each, as in Ragdolls) is dropped into a walled bin, for 1 000 steps
+/// (125 waves). The ragdolls come as SceneDesc::waves.
+SceneDesc Rain(int32_t per_wave);
 
 }  // namespace atl::scenes
 

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "atoll/scene.h"
+#include "scenes/compound_scenes.h"
 #include "scenes/joint_scenes.h"
 #include "scenes/motion_scenes.h"
 #include "scenes/stack_scenes.h"
@@ -23,6 +24,8 @@ struct SceneEntry {
 const SceneEntry kScenes[] = {
     {{"add_pair", "zero-g circles hit by a fast bullet box", "resting circles", 400},
      [](int32_t n, uint64_t s) { return scenes::AddPair(n, s); }},
+    {{"big_mobile", "a wide balanced mobile of rods hung by revolute joints", "tree depth", 10},
+     [](int32_t n, uint64_t) { return scenes::BigMobile(n); }},
     {{"bridge", "a rope bridge of planks pinned end to end, loaded with boxes", "planks", 160},
      [](int32_t n, uint64_t) { return scenes::Bridge(n); }},
     {{"chain", "a chain of capsule links swinging down from a static anchor", "links", 40},
@@ -39,16 +42,24 @@ const SceneEntry kScenes[] = {
      [](int32_t n, uint64_t) { return scenes::LargePyramid(n); }},
     {{"many_pyramids", "pyramids of base 10 in rows of 20 (Box2D v3 benchmark)", "pyramids", 400},
      [](int32_t n, uint64_t) { return scenes::ManyPyramids(n); }},
+    {{"mild_n2", "compound tables and ships created almost at one point", "bodies", 100},
+     [](int32_t n, uint64_t) { return scenes::MildN2(n); }},
     {{"mixed_static_dynamic", "dynamic circles and boxes falling through static pegs", "fixtures", 1000},
      [](int32_t n, uint64_t s) { return scenes::MixedStaticDynamic(n, s); }},
     {{"mostly_static", "a block of static boxes with a channel of a few dynamic bodies", "static boxes", 5000},
-     [](int32_t n, uint64_t) { return scenes::MostlyStatic(n); }},
+     [](int32_t n, uint64_t) { return scenes::MostlyStatic(n, false); }},
+    {{"mostly_static_single", "mostly_static with every static box a fixture of one body", "static boxes", 5000},
+     [](int32_t n, uint64_t) { return scenes::MostlyStatic(n, true); }},
+    {{"multi_fixture", "tables of 3 to 18 fixtures thrown into a static U", "tables", 200},
+     [](int32_t n, uint64_t) { return scenes::MultiFixture(n); }},
     {{"n2", "boxes created almost at one point", "boxes", 200},
      [](int32_t n, uint64_t) { return scenes::N2(n); }},
     {{"pyramid", "a pyramid of boxes on the ground", "boxes in the bottom row", 20},
      [](int32_t n, uint64_t) { return scenes::Pyramid(n); }},
     {{"ragdolls", "ragdolls of 11 bones falling in rows onto a pile", "ragdolls", 100},
      [](int32_t n, uint64_t) { return scenes::Ragdolls(n); }},
+    {{"rain", "ragdoll waves dropped every 8 steps (Box2D v3 benchmark)", "ragdolls per wave", 4},
+     [](int32_t n, uint64_t) { return scenes::Rain(n); }},
     {{"slow_explosion", "zero-g circles drifting slowly apart", "circles", 1000},
      [](int32_t n, uint64_t) { return scenes::SlowExplosion(n); }},
     {{"smash", "a ram at 40 m/s into a block of sleeping boxes (Box2D v3 benchmark)", "boxes", 9600},
@@ -164,6 +175,44 @@ absl::StatusOr<std::unique_ptr<World>> BuildWorld(const SceneDesc& desc) {
     }
   }
   return world;
+}
+
+absl::StatusOr<int32_t> ApplySceneWaves(World* world, const SceneDesc& desc, int64_t step) {
+  // Waves are sorted by step, so the due ones are one contiguous run.
+  auto it = std::lower_bound(desc.waves.begin(), desc.waves.end(), step,
+                             [](const SceneWave& w, int64_t s) { return w.step < s; });
+  int32_t created = 0;
+  for (; it != desc.waves.end() && it->step == step; ++it) {
+    const size_t wave = static_cast<size_t>(it - desc.waves.begin());
+    std::vector<BodyId> ids;
+    ids.reserve(it->bodies.size());
+    for (size_t i = 0; i < it->bodies.size(); ++i) {
+      absl::StatusOr<BodyId> id = AddSceneBody(world, it->bodies[i]);
+      if (!id.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("wave ", wave, " body ", i, ": ", id.status().message()));
+      }
+      ids.push_back(*id);
+      ++created;
+    }
+    for (size_t i = 0; i < it->joints.size(); ++i) {
+      absl::StatusOr<JointId> id = AddSceneJoint(world, it->joints[i], ids);
+      if (!id.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("wave ", wave, " joint ", i, ": ", id.status().message()));
+      }
+    }
+  }
+  return created;
+}
+
+int32_t CountSceneShapes(const SceneDesc& desc) {
+  size_t n = 0;
+  for (const SceneBody& b : desc.bodies) n += b.shapes.size();
+  for (const SceneWave& w : desc.waves) {
+    for (const SceneBody& b : w.bodies) n += b.shapes.size();
+  }
+  return static_cast<int32_t>(n);
 }
 
 }  // namespace atl

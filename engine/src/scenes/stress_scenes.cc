@@ -121,10 +121,13 @@ SceneDesc N2(int32_t count) {
   return d;
 }
 
-SceneDesc MostlyStatic(int32_t count) {
+SceneDesc MostlyStatic(int32_t count, bool single_body) {
   SceneDesc d;
-  d.name = "mostly_static";
+  d.name = single_body ? "mostly_static_single" : "mostly_static";
   d.steps = 300;
+  // The single-body variant puts every static box on this one body, created
+  // first; the multi-body one gives each box its own body.
+  if (single_body) d.bodies.push_back(StaticBody());
   const int32_t side = ColumnsFor(count);
   const Polygon box = Box(0.5f, 0.5f);
   const float half = 0.5f * static_cast<float>(side);
@@ -138,9 +141,13 @@ SceneDesc MostlyStatic(int32_t count) {
         if (r == c) channel.push_back(p);
         continue;
       }
-      SceneBody b = StaticBody(p);
-      b.shapes.push_back(ShapeOf(box));
-      d.bodies.push_back(std::move(b));
+      if (single_body) {
+        d.bodies[0].shapes.push_back(ShapeOf(OffsetBox(0.5f, 0.5f, p, 0.0f)));
+      } else {
+        SceneBody b = StaticBody(p);
+        b.shapes.push_back(ShapeOf(box));
+        d.bodies.push_back(std::move(b));
+      }
       ++placed;
     }
   }

@@ -23,9 +23,10 @@ SceneDesc SlowExplosion(int32_t count);
 /// `count` boxes created almost at one point above the ground: O(n^2)
 /// pairs for a moment.
 SceneDesc N2(int32_t count);
-/// A square of `count` static unit boxes (one body each) with a diagonal
-/// channel in which a few dynamic bodies slide.
-SceneDesc MostlyStatic(int32_t count);
+/// A square of `count` static unit boxes with a diagonal channel in which a
+/// few dynamic bodies slide; each box its own body, or with `single_body`
+/// all of them fixtures of one static body (seed 000 §8.1's two variants).
+SceneDesc MostlyStatic(int32_t count, bool single_body);
 /// `count` static diagonal segments (terrible bounding boxes) with
 /// count / 4 circles falling through them.
 SceneDesc Diagonal(int32_t count, uint64_t seed);

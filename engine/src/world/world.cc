@@ -153,6 +153,7 @@ void CreateProxy(WorldState* w, int32_t shape_index) {
   data.filter = shape.filter;
   w->broad_phase->CreateProxyWithId(shape_index, shape.aabb, data);
   shape.has_proxy = true;
+  w->pairs_stale = true;
 }
 
 void DestroyProxy(WorldState* w, int32_t shape_index) {
@@ -160,6 +161,7 @@ void DestroyProxy(WorldState* w, int32_t shape_index) {
   if (!shape.has_proxy) return;
   w->broad_phase->DestroyProxy(shape_index);
   shape.has_proxy = false;
+  w->pairs_stale = true;
 }
 
 // Ends and destroys every contact of `shape_index` (or of the whole body
@@ -185,6 +187,7 @@ void UpdateBodyProxies(WorldState* w, int32_t body) {
     if (!shape.has_proxy) continue;
     shape.aabb = ShapeAabb(shape, b.transform);
     w->broad_phase->MoveProxy(s, shape.aabb);
+    w->pairs_stale = true;
   }
 }
 
@@ -202,6 +205,7 @@ void UpdateAwakeBounds(WorldState* w) {
                                }
                              }
                            });
+  if (!moved.empty()) w->pairs_stale = true;
   for (int32_t b : moved) {
     for (int32_t s : w->bodies[b].shapes) {
       if (w->shapes[s].has_proxy) w->broad_phase->MoveProxy(s, w->shapes[s].aabb);
@@ -230,8 +234,19 @@ absl::StatusOr<ShapeId> AddShape(WorldState* w, BodyId body_id, const ShapeDef& 
   shape.enable_contact_events = def.enable_contact_events;
   shape.enable_hit_events = def.enable_hit_events;
   shape.user_data = def.user_data;
-  w->bodies[body].shapes.push_back(index);
-  UpdateBodyMass(w, body);
+  Body& b = w->bodies[body];
+  b.shapes.push_back(index);
+  if (b.type == BodyType::kDynamic) {
+    UpdateBodyMass(w, body);
+  } else {
+    // A static or kinematic body has no mass, only extents; extend them by
+    // the new shape instead of rescanning every shape (UpdateBodyMass per
+    // shape made a static level of n fixtures on one body cost O(n^2) to
+    // build). Min and max give the same values in any order.
+    const float min_extent = ComputeShapeMinExtent(geometry);
+    b.min_extent = b.shapes.size() == 1 ? min_extent : Min(b.min_extent, min_extent);
+    b.max_extent = Max(b.max_extent, ComputeShapeExtent(geometry, {0.0f, 0.0f}));
+  }
   // No wake: a body created asleep (a settled pile restored from a level
   // file) stays asleep while its shapes are attached.
   if (w->bodies[body].enabled) CreateProxy(w, index);
@@ -284,7 +299,11 @@ absl::Status World::Step(float time_step) {
   // Stages 2-3: proxies already hold this step's boxes (updated when bodies
   // moved); collect every overlapping pair in canonical order.
   Clock::time_point t = Clock::now();
-  w->broad_phase->UpdatePairs(&w->pairs);
+  // Unchanged proxies give unchanged pairs (see WorldState::pairs_stale).
+  if (w->pairs_stale) {
+    w->broad_phase->UpdatePairs(&w->pairs);
+    w->pairs_stale = false;
+  }
   profile.broad_phase = ms_since(t);
   // Stage 4: contacts and narrow phase; touching changes edit islands.
   t = Clock::now();
@@ -697,6 +716,7 @@ void RefileBodyProxies(WorldState* w, int32_t body) {
     data.filter = shape.filter;
     w->broad_phase->DestroyProxy(s);
     w->broad_phase->CreateProxyWithId(s, shape.aabb, data);
+    w->pairs_stale = true;
   }
 }
 

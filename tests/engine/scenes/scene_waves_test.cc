@@ -1,0 +1,120 @@
+// Timed scene waves (SceneDesc::waves, ApplySceneWaves) and the suite
+// scenes that came with them: rain, big_mobile, multi_fixture, mild_n2,
+// mostly_static_single.
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "atoll/scene.h"
+#include "atoll/snapshot.h"
+#include "dynamics/island.h"
+
+namespace atl {
+namespace {
+
+// Steps `desc` for `steps` steps, applying its waves; the world at the end.
+std::unique_ptr<World> RunScene(const SceneDesc& desc, int steps) {
+  std::unique_ptr<World> world = BuildWorld(desc).value();
+  for (int i = 0; i < steps; ++i) {
+    EXPECT_TRUE(ApplySceneWaves(world.get(), desc, i).ok());
+    EXPECT_TRUE(world->Step(desc.time_step).ok());
+  }
+  return world;
+}
+
+float Extent(const AABB& b) {
+  return Max(Max(Abs(b.lower.x), Abs(b.upper.x)), Max(Abs(b.lower.y), Abs(b.upper.y)));
+}
+
+TEST(SceneWavesTest, RainDropsOneWaveEveryEightSteps) {
+  const SceneDesc desc = MakeScene("rain", {.size = 2}).value();
+  ASSERT_EQ(desc.waves.size(), 125u);
+  std::unique_ptr<World> world = BuildWorld(desc).value();
+  EXPECT_EQ(world->GetCounters().bodies, 1);  // the bin
+  for (int i = 0; i < 40; ++i) {
+    const int32_t created = ApplySceneWaves(world.get(), desc, i).value();
+    EXPECT_EQ(created, i % 8 == 0 ? 22 : 0) << "step " << i;
+    EXPECT_EQ(world->GetCounters().bodies, 1 + 22 * (i / 8 + 1)) << "step " << i;
+    EXPECT_EQ(world->GetCounters().joints, 20 * (i / 8 + 1)) << "step " << i;
+    ASSERT_TRUE(world->Step(desc.time_step).ok());
+  }
+  EXPECT_EQ(CountSceneShapes(desc), 3 + 125 * 22);
+}
+
+TEST(SceneWavesTest, SameScriptGivesTheSameWorldTwice) {
+  const SceneDesc desc = MakeScene("rain", {.size = 1}).value();
+  const uint64_t first = HashWorld(*RunScene(desc, 200));
+  const uint64_t second = HashWorld(*RunScene(desc, 200));
+  EXPECT_EQ(first, second);
+}
+
+TEST(SceneWavesTest, BadWaveJointIsRejectedWithItsName) {
+  SceneDesc desc = MakeScene("rain", {.size = 1}).value();
+  desc.waves[0].joints[0].body_b = 99;
+  std::unique_ptr<World> world = BuildWorld(desc).value();
+  absl::StatusOr<int32_t> created = ApplySceneWaves(world.get(), desc, 0);
+  ASSERT_FALSE(created.ok());
+  EXPECT_NE(created.status().message().find("wave 0 joint 0"), std::string::npos) << created.status();
+}
+
+TEST(SceneWavesTest, RainPileStaysInTheBin) {
+  const SceneDesc desc = MakeScene("rain", {.size = 2}).value();
+  std::unique_ptr<World> world = RunScene(desc, 300);
+  const AABB bounds = world->GetBounds();
+  EXPECT_LT(Extent(bounds), desc.bounds);
+  EXPECT_GT(bounds.lower.y, -2.5f);  // nothing fell through the floor
+  EXPECT_EQ(ValidateIslands(world->state()), "");
+}
+
+TEST(SuiteScenesTest, BigMobileKeepsHanging) {
+  const SceneDesc desc = MakeScene("big_mobile", {.size = 6}).value();
+  EXPECT_EQ(desc.bodies.size(), 1u + 63u);  // anchor + 2^6 - 1 rods
+  EXPECT_EQ(desc.joints.size(), 63u);
+  std::unique_ptr<World> world = RunScene(desc, 240);
+  // The tree swings but stays on its joints: both anchors of every pin are
+  // still (nearly) at one point.
+  const std::vector<BodyId> ids = world->GetBodyIds();
+  for (const SceneJoint& j : desc.joints) {
+    const auto& def = std::get<RevoluteJointDef>(j.def);
+    const Vec2 a = TransformPoint(world->GetBody(ids[j.body_a])->transform, def.local_anchor_a);
+    const Vec2 b = TransformPoint(world->GetBody(ids[j.body_b])->transform, def.local_anchor_b);
+    EXPECT_LT(Distance(a, b), 0.05f) << "joint " << j.body_a << "-" << j.body_b;
+  }
+  EXPECT_GT(world->GetCounters().awake_bodies, 0);  // the leaves set it swinging
+  EXPECT_LT(Extent(world->GetBounds()), desc.bounds);
+}
+
+TEST(SuiteScenesTest, MultiFixtureTablesLandInTheU) {
+  const SceneDesc desc = MakeScene("multi_fixture", {.size = 32}).value();
+  EXPECT_EQ(desc.bodies[1].shapes.size(), 3u);   // one top piece + legs
+  EXPECT_EQ(desc.bodies[16].shapes.size(), 18u);  // sixteen pieces + legs
+  std::unique_ptr<World> world = RunScene(desc, 300);
+  const AABB bounds = world->GetBounds();
+  EXPECT_GT(bounds.lower.y, -2.5f);
+  EXPECT_LT(Extent(bounds), desc.bounds);
+}
+
+TEST(SuiteScenesTest, MildN2SeparatesAndStaysInBounds) {
+  const SceneDesc desc = MakeScene("mild_n2", {.size = 30}).value();
+  std::unique_ptr<World> world = RunScene(desc, 300);
+  EXPECT_LT(Extent(world->GetBounds()), desc.bounds);
+  EXPECT_GT(world->GetBounds().lower.y, -10.5f);  // the deep ground's bottom
+}
+
+TEST(SuiteScenesTest, MostlyStaticSingleIsOneStaticBody) {
+  const SceneDesc single = MakeScene("mostly_static_single", {.size = 400}).value();
+  const SceneDesc multi = MakeScene("mostly_static", {.size = 400}).value();
+  // The same boxes and movers; only the body count differs.
+  EXPECT_EQ(CountSceneShapes(single), CountSceneShapes(multi));
+  size_t statics = 0;
+  for (const SceneBody& b : multi.bodies) statics += b.def.type == BodyType::kStatic ? 1 : 0;
+  EXPECT_GT(statics, 300u);
+  EXPECT_EQ(single.bodies[0].shapes.size(), statics);
+  EXPECT_EQ(single.bodies.size(), multi.bodies.size() - statics + 1);
+  std::unique_ptr<World> world = RunScene(single, 120);
+  EXPECT_LT(Extent(world->GetBounds()), single.bounds);
+}
+
+}  // namespace
+}  // namespace atl
