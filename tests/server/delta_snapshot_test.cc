@@ -159,10 +159,15 @@ TEST_F(DeltaSnapshotTest, AppliedDeltasReproduceTheServersSnapshotBytesAndHash) 
 
 TEST_F(DeltaSnapshotTest, SnapshotsStayFullWithoutAnAckOfAKeptSnapshot) {
   auto player = SessionClient::Connect(address(), PlayerJoin());
-  // Tick 3 was never sent (snapshots go out every 10 ticks): nothing to
-  // base a delta on.
+  // Ack a tick whose snapshot is never sent: not the join snapshot (of the
+  // tick in Joined) and not a multiple of kEvery. Nothing to base a delta on.
+  ASSERT_TRUE(player->WaitFor(
+      [](const std::vector<v1::ServerMessage>& ms) { return !ms.empty(); }, absl::Seconds(10)));
+  ASSERT_TRUE(player->messages().front().has_joined());
+  uint64_t never_sent = player->messages().front().joined().tick() + 1;
+  if (never_sent % kEvery == 0) ++never_sent;
   v1::ClientMessage ack;
-  ack.mutable_ack()->set_snapshot_tick(3);
+  ack.mutable_ack()->set_snapshot_tick(never_sent);
   ASSERT_TRUE(player->Send(ack));
   DeltaClient client;
   const absl::Time deadline = absl::Now() + absl::Seconds(20);
