@@ -5,31 +5,14 @@
 
 #include <cerrno>
 #include <cstring>
-#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "atoll/sim/recording_format.h"
 
 namespace atl::client {
 
-absl::StatusOr<v1::Recording> ParseRecordingFile(const std::string& bytes) {
-  absl::StatusOr<sim::ParsedRecording> r = sim::ParseRecording(bytes);
-  if (!r.ok()) return r.status();
-  return std::move(r->recording);
-}
-
-absl::StatusOr<v1::Recording> ReadRecordingFile(const std::string& path) {
-  absl::StatusOr<sim::ParsedRecording> r = sim::ReadRecording(path);
-  if (!r.ok()) return r.status();
-  return std::move(r->recording);
-}
-
-std::string EncodeRecordingFile(const v1::Recording& recording) {
-  return sim::EncodeRecording(recording);
-}
-
 absl::Status WriteRecordingFile(const std::string& path, const v1::Recording& recording) {
-  const std::string bytes = EncodeRecordingFile(recording);
+  const std::string bytes = sim::EncodeRecording(recording);
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) return absl::InternalError(absl::StrCat(path, ": ", std::strerror(errno)));
   size_t done = 0;
