@@ -40,6 +40,7 @@ void BroadPhase::Allocate(int32_t id, const AABB& aabb, const ProxyData& data) {
   filters_[id] = data.filter;
   ++live_count_;
   if (data.is_static) ++static_count_;
+  changed_ = true;
   OnCreate(id);
 }
 
@@ -70,6 +71,7 @@ void BroadPhase::DestroyProxy(int32_t id) {
   proxies_[id].flags &= ~kLiveFlag;
   --live_count_;
   if ((proxies_[id].flags & kStaticFlag) != 0) --static_count_;
+  changed_ = true;
   OnDestroy(id);
   proxies_[id].flags = 0;
   ++proxies_[id].generation;
@@ -81,6 +83,7 @@ void BroadPhase::MoveProxy(int32_t id, const AABB& aabb) {
   ATOLL_ASSERT(IsLive(id));
   ATOLL_ASSERT(IsValid(aabb));
   proxies_[id].aabb = aabb;
+  changed_ = true;
   OnMove(id);
 }
 
@@ -88,12 +91,14 @@ void BroadPhase::Refit(int32_t id, const AABB& aabb) {
   ATOLL_ASSERT(IsLive(id));
   ATOLL_ASSERT(IsValid(aabb));
   proxies_[id].aabb = aabb;
+  changed_ = true;
   OnRefit(id);
 }
 
 void BroadPhase::UpdatePairs(std::vector<ProxyPair>* pairs) {
   pairs->clear();
   ComputePairs(pairs);
+  changed_ = false;
 }
 
 ProxyData BroadPhase::GetData(int32_t id) const {

@@ -161,6 +161,12 @@ class BroadPhase {
   /// The number of live static proxies.
   int32_t static_count() const { return static_count_; }
 
+  /// False while no proxy was created, destroyed, moved or refit since the
+  /// last UpdatePairs: its pairs, a function of the proxy set alone, are
+  /// still this step's, so a caller that kept them can skip the update (a
+  /// world whose movers all sleep stops paying for every static proxy).
+  bool pairs_may_have_changed() const { return changed_; }
+
  protected:
   // Bits of proxies_[id].flags. kStaticFlag and kCustomFilterFlag are also
   // copied into the strategies' per-item records, so pair rules need no
@@ -262,6 +268,7 @@ class BroadPhase {
   std::vector<int32_t> free_ids_;
   int32_t live_count_ = 0;
   int32_t static_count_ = 0;
+  bool changed_ = true;  // see pairs_may_have_changed()
   std::vector<int32_t> query_scratch_;
 };
 

@@ -153,7 +153,6 @@ void CreateProxy(WorldState* w, int32_t shape_index) {
   data.filter = shape.filter;
   w->broad_phase->CreateProxyWithId(shape_index, shape.aabb, data);
   shape.has_proxy = true;
-  w->pairs_stale = true;
 }
 
 void DestroyProxy(WorldState* w, int32_t shape_index) {
@@ -161,7 +160,6 @@ void DestroyProxy(WorldState* w, int32_t shape_index) {
   if (!shape.has_proxy) return;
   w->broad_phase->DestroyProxy(shape_index);
   shape.has_proxy = false;
-  w->pairs_stale = true;
 }
 
 // Ends and destroys every contact of `shape_index` (or of the whole body
@@ -187,7 +185,6 @@ void UpdateBodyProxies(WorldState* w, int32_t body) {
     if (!shape.has_proxy) continue;
     shape.aabb = ShapeAabb(shape, b.transform);
     w->broad_phase->MoveProxy(s, shape.aabb);
-    w->pairs_stale = true;
   }
 }
 
@@ -205,7 +202,6 @@ void UpdateAwakeBounds(WorldState* w) {
                                }
                              }
                            });
-  if (!moved.empty()) w->pairs_stale = true;
   for (int32_t b : moved) {
     for (int32_t s : w->bodies[b].shapes) {
       if (w->shapes[s].has_proxy) w->broad_phase->MoveProxy(s, w->shapes[s].aabb);
@@ -299,11 +295,8 @@ absl::Status World::Step(float time_step) {
   // Stages 2-3: proxies already hold this step's boxes (updated when bodies
   // moved); collect every overlapping pair in canonical order.
   Clock::time_point t = Clock::now();
-  // Unchanged proxies give unchanged pairs (see WorldState::pairs_stale).
-  if (w->pairs_stale) {
-    w->broad_phase->UpdatePairs(&w->pairs);
-    w->pairs_stale = false;
-  }
+  // Unchanged proxies give unchanged pairs: keep last step's.
+  if (w->broad_phase->pairs_may_have_changed()) w->broad_phase->UpdatePairs(&w->pairs);
   profile.broad_phase = ms_since(t);
   // Stage 4: contacts and narrow phase; touching changes edit islands.
   t = Clock::now();
@@ -716,7 +709,6 @@ void RefileBodyProxies(WorldState* w, int32_t body) {
     data.filter = shape.filter;
     w->broad_phase->DestroyProxy(s);
     w->broad_phase->CreateProxyWithId(s, shape.aabb, data);
-    w->pairs_stale = true;
   }
 }
 

@@ -70,15 +70,9 @@ struct WorldState {
   StepProfile profile;
   /// Time spent applying touching changes to islands inside UpdateContacts.
   float island_link_ms = 0.0f;
+  /// The broad phase's pairs as of its last UpdatePairs (kept across steps:
+  /// see BroadPhase::pairs_may_have_changed).
   std::vector<ProxyPair> pairs;
-  /// True when a proxy was created, destroyed, moved or refiled since
-  /// `pairs` was computed. The broad phase's pairs are a function of the
-  /// proxy set alone, so while this is false last step's pairs are this
-  /// step's and the step skips the broad phase: a world whose movers all
-  /// sleep stops paying for every static proxy each step. Every world.cc
-  /// path that touches the broad phase sets it; a restored state is a new
-  /// WorldState, so it starts true.
-  bool pairs_stale = true;
   /// Contacts that began / stopped touching during the narrow phase, applied
   /// in contact index order afterwards (seed 002).
   BitSet begin_touching;

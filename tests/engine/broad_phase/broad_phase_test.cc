@@ -54,6 +54,30 @@ TEST_P(BroadPhaseContractTest, EmptyBroadPhaseReportsNothing) {
       &hit));
 }
 
+TEST_P(BroadPhaseContractTest, KnowsWhetherItsPairsMayHaveChanged) {
+  auto phase = Make();
+  EXPECT_TRUE(phase->pairs_may_have_changed());  // never computed
+  const int32_t a = phase->CreateProxy(Box(0, 0, 1, 1), Body(1));
+  const int32_t b = phase->CreateProxy(Box(0.5f, 0, 1.5f, 1), Body(2));
+  EXPECT_EQ(Pairs(*phase).size(), 1u);
+  EXPECT_FALSE(phase->pairs_may_have_changed());
+  // Queries change nothing.
+  std::vector<int32_t> ids;
+  phase->QueryAabb(Box(0, 0, 2, 2), &ids);
+  EXPECT_FALSE(phase->pairs_may_have_changed());
+  phase->MoveProxy(b, Box(5, 0, 6, 1));
+  EXPECT_TRUE(phase->pairs_may_have_changed());
+  EXPECT_TRUE(Pairs(*phase).empty());
+  phase->Refit(b, Box(0.5f, 0, 1.5f, 1));
+  EXPECT_TRUE(phase->pairs_may_have_changed());
+  EXPECT_EQ(Pairs(*phase).size(), 1u);
+  phase->DestroyProxy(a);
+  EXPECT_TRUE(phase->pairs_may_have_changed());
+  EXPECT_TRUE(Pairs(*phase).empty());
+  phase->CreateProxy(Box(0, 0, 1, 1), Body(3));
+  EXPECT_TRUE(phase->pairs_may_have_changed());
+}
+
 TEST_P(BroadPhaseContractTest, CreateProxyTakesLowestFreeId) {
   auto phase = Make();
   for (int32_t i = 0; i < 5; ++i) {

@@ -1,5 +1,5 @@
 // The step reuses last step's broad-phase pairs while no proxy changed
-// (WorldState::pairs_stale): results must be those of recomputing them.
+// (BroadPhase::pairs_may_have_changed): results must be those of recomputing them.
 
 #include <gtest/gtest.h>
 
