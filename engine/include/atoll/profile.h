@@ -24,10 +24,12 @@ struct StepProfile {
   float continuous = 0.0f;
   /// Proxy box updates for moved bodies.
   float update_bounds = 0.0f;
-  /// Stage 7 counts: bodies found fast, and of those the ones stopped at a
-  /// time of impact.
+  /// Stage 7 counts: bodies found fast, of those the ones stopped at a
+  /// time of impact, and the time-of-impact queries run (candidates whose
+  /// path keeps clear of the other shape need none).
   int32_t continuous_bodies = 0;
   int32_t continuous_events = 0;
+  int32_t continuous_toi_queries = 0;
 };
 
 }  // namespace atl

@@ -74,12 +74,38 @@ Sweep RestingAt(const Sweep& sweep, float t) {
   return out;
 }
 
+// A lower bound on the distance between the segment p-q and the core
+// `proxy` (the shape without its rounding) of `shape` placed at `xf`: the
+// exact distance for one or two core points, the largest separation along
+// a face normal for a polygon (any separating axis bounds it from below).
+float PathToCoreBound(Vec2 p, Vec2 q, const ShapeGeometry& shape, const ShapeProxy& proxy,
+                      const Transform& xf) {
+  if (shape.type == ShapeType::kPolygon) {
+    const Polygon& polygon = shape.polygon;
+    const Vec2 lp = InvTransformPoint(xf, p), lq = InvTransformPoint(xf, q);
+    float bound = Dot(polygon.normals[0], lp - polygon.vertices[0]);
+    bound = Min(bound, Dot(polygon.normals[0], lq - polygon.vertices[0]));
+    for (int32_t i = 1; i < polygon.count; ++i) {
+      const float face = Min(Dot(polygon.normals[i], lp - polygon.vertices[i]),
+                             Dot(polygon.normals[i], lq - polygon.vertices[i]));
+      bound = Max(bound, face);
+    }
+    return bound;
+  }
+  const Vec2 a = TransformPoint(xf, proxy.points[0]);
+  const Vec2 b = proxy.count > 1 ? TransformPoint(xf, proxy.points[1]) : a;
+  return Sqrt(SegmentDistance(p, q, a, b).distance_squared);
+}
+
 // The other side of a candidate pair: its shape and its motion.
 struct Other {
   int32_t shape = 0;
   Sweep sweep;
   float stop = 1.0f;
   AABB box;
+  /// A static body's shape: it rests at `pose` all step.
+  bool resting = false;
+  Transform pose;
 };
 
 class Pass {
@@ -210,9 +236,10 @@ class Pass {
       } else {
         other.sweep = BodySweep(other_body);
       }
-      other.box = other_body.type == BodyType::kStatic
-                      ? shape.aabb
-                      : SweptShapeBox(shape.geometry, other.sweep, other_body.max_extent);
+      other.resting = other_body.type == BodyType::kStatic;
+      other.pose = other_body.transform;
+      other.box = other.resting ? shape.aabb
+                                : SweptShapeBox(shape.geometry, other.sweep, other_body.max_extent);
       for (int32_t k = f.first_shape; k < f.first_shape + f.shape_count; ++k) {
         const float t = ImpactOfShapes(f, &s_->shapes[k], other, best);
         if (t < best) {
@@ -236,9 +263,26 @@ class Pass {
       fast_shape->proxy = MakeShapeProxy(shape.geometry);
       fast_shape->centroid = ComputeShapeCentroid(shape.geometry);
       fast_shape->core_radius = 0.25f * ComputeShapeMinExtent(shape.geometry);
+      float extent_sq = 0.0f;
+      for (int32_t i = 0; i < fast_shape->proxy.count; ++i) {
+        extent_sq = Max(extent_sq, DistanceSquared(fast_shape->proxy.points[i], f.sweep.local_center));
+      }
+      fast_shape->core_extent = Sqrt(extent_sq);
       fast_shape->prepared = true;
     }
     const FastShape& fs = *fast_shape;
+    const ShapeProxy other_proxy = MakeShapeProxy(os.geometry);
+    if (other.resting) {
+      // The fast core stays within core_extent of the center of mass, which
+      // moves along a straight line: if that line keeps clear of the other
+      // core by more than the separation TimeOfImpact stops at (plus its
+      // tolerance, with room for rounding), there is no impact to find.
+      const float target =
+          Max(kLinearSlop, fs.proxy.radius + other_proxy.radius - kLinearSlop);
+      const float clearance =
+          PathToCoreBound(f.sweep.c1, f.sweep.c2, os.geometry, other_proxy, other.pose);
+      if (clearance - fs.core_extent > target + 0.3f * kLinearSlop) return limit;
+    }
     if (os.geometry.type == ShapeType::kChainSegment) {
       // One-sided: a shape starting behind the chain passes through it.
       const Transform xo = SweepStart(other.sweep);
@@ -249,7 +293,7 @@ class Pass {
     }
     TOIInput input;
     input.proxy_a = fs.proxy;
-    input.proxy_b = MakeShapeProxy(os.geometry);
+    input.proxy_b = other_proxy;
     input.sweep_a = f.sweep;
     input.sweep_b = other.sweep;
     if (other.stop >= 1.0f) return ImpactOfSweeps(&input, fs.centroid, fs.core_radius, limit);

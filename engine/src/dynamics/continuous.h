@@ -11,7 +11,11 @@
 // (TimeOfImpact) against the shapes the broad phase finds in its swept
 // box: static shapes for every fast body; bullets (Body::is_bullet) also
 // against kinematic and non-bullet dynamic bodies, whose own motion is
-// swept too. The first impact of each fast body is an event keyed by
+// swept too. Against a static shape the query is skipped when the straight
+// path of the fast body's center of mass keeps its core clear of the other
+// core by more than where the query would stop (a cheap lower bound on the
+// distance: exact for circles, segments and capsules, face normals for
+// polygons). The first impact of each fast body is an event keyed by
 // (fraction, body index) in a binary min-heap with decrease/increase-key;
 // events are handled in that order. Handling one moves the body back to its
 // time-of-impact pose (keeping its velocity: next step's speculative
@@ -85,6 +89,8 @@ struct ContinuousScratch {
     /// that must never pass into another shape.
     Vec2 centroid;
     float core_radius = 0.0f;
+    /// The largest distance of a point of `proxy` from the center of mass.
+    float core_extent = 0.0f;
   };
   std::vector<Fast> fast;
   std::vector<FastShape> shapes;

@@ -313,6 +313,7 @@ absl::Status World::Step(float time_step) {
   profile.continuous = ms_since(t);
   profile.continuous_bodies = w->scratch->continuous.fast_count;
   profile.continuous_events = w->scratch->continuous.event_count;
+  profile.continuous_toi_queries = w->scratch->continuous.toi_count;
   // Stage 2 for the next step: new boxes for everything that moved.
   t = Clock::now();
   UpdateAwakeBounds(w);

@@ -186,6 +186,40 @@ TEST(ContinuousTest, BulletHitsABodyThatStoppedEarlierInTheStep) {
   EXPECT_GT(world->GetBody(shot)->world_center.y, b.world_center.y + 0.5f);
 }
 
+TEST(ContinuousTest, APathThatKeepsClearOfStaticShapesRunsNoTimeOfImpact) {
+  // A diagonal segment and a turned box, both with boxes that the fast
+  // circle's swept box overlaps, but its straight path keeps well clear of
+  // both: the path test settles them without a time-of-impact query.
+  WorldDef def;
+  def.gravity = {0.0f, 0.0f};
+  auto world = MakeWorld(def);
+  BodyDef ground_def;
+  const BodyId ground = world->CreateBody(ground_def).value();
+  ASSERT_TRUE(world->CreateSegmentShape(ground, ShapeDef(), Segment{{-5.0f, -5.0f}, {5.0f, 5.0f}}).ok());
+  ASSERT_TRUE(world->CreatePolygonShape(ground, ShapeDef(),
+                                        MakeOffsetBox(0.5f, 0.5f, {0.5f, -1.5f}, 0.7853982f).value())
+                  .ok());
+  // Parallel to the segment, 0.7 m from it, and 1.4 m from the box's
+  // nearest corner.
+  const BodyId ball = AddCircle(world.get(), {-3.0f, -2.0f}, 0.1f, {180.0f, 180.0f});
+  ASSERT_TRUE(world->Step(kDt).ok());
+  EXPECT_EQ(world->profile().continuous_bodies, 1);
+  EXPECT_EQ(world->profile().continuous_events, 0);
+  EXPECT_EQ(world->profile().continuous_toi_queries, 0);
+  EXPECT_NEAR(world->GetBody(ball)->world_center.x, -3.0f + 3.0f, 1e-4f);
+
+  // Aimed across the segment instead: the query runs and stops it in front.
+  auto crossing = MakeWorld(def);
+  const BodyId wall = crossing->CreateBody(ground_def).value();
+  ASSERT_TRUE(crossing->CreateSegmentShape(wall, ShapeDef(), Segment{{-5.0f, -5.0f}, {5.0f, 5.0f}}).ok());
+  const BodyId shot = AddCircle(crossing.get(), {-1.0f, 1.0f}, 0.1f, {180.0f, -180.0f});
+  ASSERT_TRUE(crossing->Step(kDt).ok());
+  EXPECT_GT(crossing->profile().continuous_toi_queries, 0);
+  EXPECT_EQ(crossing->profile().continuous_events, 1);
+  const Vec2 c = crossing->GetBody(shot)->world_center;
+  EXPECT_GT(c.y - c.x, 0.0f);  // still on its own side of the line y = x
+}
+
 // The hash of `world` as if its continuous flag were `on`: the flag is part
 // of the saved settings, so worlds differing only in it never hash equal;
 // what must match is everything else.
