@@ -383,11 +383,13 @@ void BatchBvh::EnsureIndex() {
 void BatchBvh::CollectTree(const Tree& tree, const AABB& aabb,
                            std::vector<int32_t>* ids) {
   if (tree.empty() || !Overlaps(tree.root_box, aabb)) return;
-  stack_.clear();
-  stack_.push_back(tree.root);
-  while (!stack_.empty()) {
-    const uint32_t code = stack_.back();
-    stack_.pop_back();
+  // Depth-first: the stack never holds more than one entry per level (plus
+  // one), and levels are bounded by kMedianDepth + log2(n).
+  uint32_t stack[kMedianDepth + 34];
+  int32_t top = 0;
+  stack[top++] = tree.root;
+  while (top > 0) {
+    const uint32_t code = stack[--top];
     if (IsLeaf(code)) {
       const ProxyItem* leaf = tree.items.data() + LeafBegin(code);
       for (int32_t k = 0; k < LeafCount(code); ++k) {
@@ -396,8 +398,8 @@ void BatchBvh::CollectTree(const Tree& tree, const AABB& aabb,
       continue;
     }
     const Node& node = tree.nodes[code];
-    if (Overlaps(node.box[1], aabb)) stack_.push_back(node.child[1]);
-    if (Overlaps(node.box[0], aabb)) stack_.push_back(node.child[0]);
+    if (Overlaps(node.box[1], aabb)) stack[top++] = node.child[1];
+    if (Overlaps(node.box[0], aabb)) stack[top++] = node.child[0];
   }
 }
 

@@ -46,11 +46,12 @@ AABB SweptShapeBox(const ShapeGeometry& shape, const Sweep& sweep, float max_ext
 }
 
 // The same for a body's solved motion, from its own step-start and current
-// poses (no renormalized rotations to recompute).
-AABB SweptShapeBox(const ShapeGeometry& shape, const Body& b) {
-  const Transform start{b.center0 - RotateVector(b.rotation0, b.local_center), b.rotation0};
-  const AABB box = Union(ComputeShapeAABB(shape, start), ComputeShapeAABB(shape, b.transform));
-  return Inflate(box, b.max_extent * RotationChord(b.rotation0, b.transform.q));
+// poses (no renormalized rotations to recompute) and the bow of its
+// rotation.
+AABB SweptShapeBox(const ShapeGeometry& shape, const Transform& start, const Transform& end,
+                   float bow) {
+  const AABB box = Union(ComputeShapeAABB(shape, start), ComputeShapeAABB(shape, end));
+  return bow > 0.0f ? Inflate(box, bow) : box;
 }
 
 bool IsThin(ShapeType type) {
@@ -95,6 +96,14 @@ float PathToCoreBound(Vec2 p, Vec2 q, const ShapeGeometry& shape, const ShapePro
   const Vec2 a = TransformPoint(xf, proxy.points[0]);
   const Vec2 b = proxy.count > 1 ? TransformPoint(xf, proxy.points[1]) : a;
   return Sqrt(SegmentDistance(p, q, a, b).distance_squared);
+}
+
+// Whether cores whose distance never drops below `clearance` stay out of
+// reach of TimeOfImpact for rounded shapes of `total_radius`: above the
+// distance it stops at, its tolerance, and 0.05 slop to spare for rounding.
+bool KeepsClear(float clearance, float total_radius) {
+  const float target = Max(kLinearSlop, total_radius - kLinearSlop);
+  return clearance > target + 0.3f * kLinearSlop;
 }
 
 // The other side of a candidate pair: its shape and its motion.
@@ -158,12 +167,16 @@ class Pass {
       f.bullet = bullet;
       f.sweep = BodySweep(b);
       f.first_shape = static_cast<int32_t>(s_->shapes.size());
+      const Transform start{b.center0 - RotateVector(b.rotation0, b.local_center), b.rotation0};
+      const float bow = b.rotation0 == b.transform.q
+                            ? 0.0f
+                            : b.max_extent * RotationChord(b.rotation0, b.transform.q);
       for (int32_t shape_index : b.shapes) {
         const Shape& shape = w_->shapes[shape_index];
         if (shape.is_sensor || !shape.has_proxy) continue;
         FastShape& fs = s_->shapes.emplace_back();
         fs.shape = shape_index;
-        fs.swept_box = SweptShapeBox(shape.geometry, b);
+        fs.swept_box = SweptShapeBox(shape.geometry, start, b.transform, bow);
         f.swept_box = f.shape_count == 0 ? fs.swept_box : Union(f.swept_box, fs.swept_box);
         ++f.shape_count;
       }
@@ -268,20 +281,24 @@ class Pass {
         extent_sq = Max(extent_sq, DistanceSquared(fast_shape->proxy.points[i], f.sweep.local_center));
       }
       fast_shape->core_extent = Sqrt(extent_sq);
+      fast_shape->centroid_extent = Distance(fast_shape->centroid, f.sweep.local_center);
       fast_shape->prepared = true;
     }
     const FastShape& fs = *fast_shape;
     const ShapeProxy other_proxy = MakeShapeProxy(os.geometry);
+    bool centroid_clear = false;
     if (other.resting) {
       // The fast core stays within core_extent of the center of mass, which
       // moves along a straight line: if that line keeps clear of the other
-      // core by more than the separation TimeOfImpact stops at (plus its
-      // tolerance, with room for rounding), there is no impact to find.
-      const float target =
-          Max(kLinearSlop, fs.proxy.radius + other_proxy.radius - kLinearSlop);
+      // core, there is no impact to find. The same holds for the centroid's
+      // core circle, which ImpactOfSweeps may sweep next.
       const float clearance =
           PathToCoreBound(f.sweep.c1, f.sweep.c2, os.geometry, other_proxy, other.pose);
-      if (clearance - fs.core_extent > target + 0.3f * kLinearSlop) return limit;
+      if (KeepsClear(clearance - fs.core_extent, fs.proxy.radius + other_proxy.radius)) {
+        return limit;
+      }
+      centroid_clear =
+          KeepsClear(clearance - fs.centroid_extent, fs.core_radius + other_proxy.radius);
     }
     if (os.geometry.type == ShapeType::kChainSegment) {
       // One-sided: a shape starting behind the chain passes through it.
@@ -296,18 +313,20 @@ class Pass {
     input.proxy_b = other_proxy;
     input.sweep_a = f.sweep;
     input.sweep_b = other.sweep;
-    if (other.stop >= 1.0f) return ImpactOfSweeps(&input, fs.centroid, fs.core_radius, limit);
+    if (other.stop >= 1.0f) {
+      return ImpactOfSweeps(&input, fs.centroid, fs.core_radius, centroid_clear, limit);
+    }
     // The other body stopped at `stop` and rests there afterwards: sweep the
     // two pieces of its motion one after the other.
     const float stop = other.stop;
-    const float first = ImpactOfSweeps(&input, fs.centroid, fs.core_radius, Min(limit, stop));
+    const float first = ImpactOfSweeps(&input, fs.centroid, fs.core_radius, false, Min(limit, stop));
     if (first < Min(limit, stop) || stop >= limit) return Min(first, limit);
     input.proxy_a = fs.proxy;
     input.sweep_a = SweepFrom(f.sweep, stop);
     input.sweep_b = RestingAt(other.sweep, stop);
     const float rest = 1.0f - stop;
     const float u_limit = (limit - stop) / rest;
-    const float u = ImpactOfSweeps(&input, fs.centroid, fs.core_radius, u_limit);
+    const float u = ImpactOfSweeps(&input, fs.centroid, fs.core_radius, false, u_limit);
     return u < u_limit ? Min(stop + u * rest, limit) : limit;
   }
 
@@ -316,14 +335,16 @@ class Pass {
   // discrete contact's business, unless the fast shape's core (a circle of
   // `core_radius` around its centroid) would pass into the other shape:
   // then the core's impact counts, and a core already touching stops the
-  // body where it is (fraction 0) if it is closing in.
-  float ImpactOfSweeps(TOIInput* input, Vec2 centroid, float core_radius, float limit) {
+  // body where it is (fraction 0) if it is closing in. `centroid_clear`:
+  // the core is known never to come near the other shape.
+  float ImpactOfSweeps(TOIInput* input, Vec2 centroid, float core_radius, bool centroid_clear,
+                       float limit) {
     input->max_fraction = limit;
     ++s_->toi_count;
     const TOIOutput out = TimeOfImpact(*input);
     const bool hit = out.state == TOIState::kHit || out.state == TOIState::kFailed;
     if (hit && out.fraction > 0.0f && out.fraction < limit) return out.fraction;
-    if (out.fraction > 0.0f || out.state == TOIState::kSeparated) return limit;
+    if (out.fraction > 0.0f || out.state == TOIState::kSeparated || centroid_clear) return limit;
     const Vec2 point[1] = {centroid};
     input->proxy_a = MakeProxy(point, core_radius);
     ++s_->toi_count;

@@ -89,8 +89,10 @@ struct ContinuousScratch {
     /// that must never pass into another shape.
     Vec2 centroid;
     float core_radius = 0.0f;
-    /// The largest distance of a point of `proxy` from the center of mass.
+    /// The largest distance of a point of `proxy` from the center of mass,
+    /// and the centroid's.
     float core_extent = 0.0f;
+    float centroid_extent = 0.0f;
   };
   std::vector<Fast> fast;
   std::vector<FastShape> shapes;
