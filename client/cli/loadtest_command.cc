@@ -1,9 +1,12 @@
 // atoll loadtest [--server=HOST:PORT] [--worlds=32] [--bodies=500]
 //                [--clients=128] [--seconds=10] [--tick_hz=60]
+//                [--scene=falling_squares]
 //
-// Every world is the built-in falling_squares scene with --bodies bodies
-// (ground and two walls included): it is busy for a few seconds, then
-// settles. Client i watches world i % worlds; the first client of a world
+// Every world is the built-in --scene at the largest size that has at most
+// --bodies bodies (static ones included), each world with its own seed. The
+// default, falling_squares, is a heap of boxes that keeps the whole world
+// busy; a scene that starts at rest, such as pyramid, measures the service
+// around sleeping worlds. Client i watches world i % worlds; the first client of a world
 // plays its only slot (sending no input), the others join as acking
 // spectators. Every client reads each message, applies delta snapshots to
 // the snapshot it acked (checking the hash) and acks every snapshot, as a
@@ -44,6 +47,7 @@
 #include "absl/time/time.h"
 #include "atoll/client/connection.h"
 #include "atoll/delta.h"
+#include "atoll/scene.h"
 #include "atoll/v1/session.grpc.pb.h"
 #include "atoll/v1/world.grpc.pb.h"
 
@@ -52,6 +56,9 @@ ABSL_FLAG(int32_t, bodies, 500, "loadtest: bodies per world (at least 4)");
 ABSL_FLAG(int32_t, clients, 128, "loadtest: streaming clients, spread over the worlds");
 ABSL_FLAG(int32_t, seconds, 10, "loadtest: length of the measured window, seconds");
 ABSL_FLAG(int32_t, tick_hz, 60, "loadtest: tick rate of every world");
+ABSL_FLAG(std::string, scene, "falling_squares",
+          "loadtest: built-in scene of every world, at the largest size with at most --bodies "
+          "bodies");
 
 namespace atl::cli {
 namespace {
@@ -291,6 +298,34 @@ int Fail(const std::string& message) {
   return 1;
 }
 
+// The largest size of built-in scene `name` with at most `bodies` bodies
+// (scenes grow with their size).
+absl::StatusOr<int32_t> SceneSizeFor(const std::string& name, int32_t bodies) {
+  auto count = [&](int32_t size) -> absl::StatusOr<size_t> {
+    absl::StatusOr<SceneDesc> desc = MakeScene(name, {.size = size});
+    if (!desc.ok()) return desc.status();
+    return desc->bodies.size();
+  };
+  absl::StatusOr<size_t> smallest = count(1);
+  if (!smallest.ok()) return absl::InvalidArgumentError(absl::StrCat("--scene: ", smallest.status().message()));
+  if (*smallest > static_cast<size_t>(bodies)) {
+    return absl::InvalidArgumentError(absl::StrCat("--bodies: scene ", name, " has ", *smallest,
+                                                   " bodies at its smallest size, more than ",
+                                                   bodies));
+  }
+  int32_t lo = 1, hi = bodies;  // count(lo) <= bodies
+  while (lo < hi) {
+    const int32_t mid = lo + (hi - lo + 1) / 2;
+    absl::StatusOr<size_t> n = count(mid);
+    if (n.ok() && *n <= static_cast<size_t>(bodies)) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
 }  // namespace
 
 int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& channel_options) {
@@ -304,6 +339,11 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
     return Fail("want --worlds >= 1, --bodies >= 4, --clients >= 0, --seconds >= 1, "
                 "--tick_hz 1..240");
   }
+  const std::string scene = absl::GetFlag(FLAGS_scene);
+  const absl::StatusOr<int32_t> size = SceneSizeFor(scene, bodies);
+  if (!size.ok()) return Fail(std::string(size.status().message()));
+  std::fprintf(stderr, "loadtest: scene %s, size %d (%zu bodies)\n", scene.c_str(), *size,
+               MakeScene(scene, {.size = *size})->bodies.size());
 
   std::unique_ptr<ChildServer> child;
   std::string address = server;
@@ -327,9 +367,8 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   for (int i = 0; i < n_worlds; ++i) {
     v1::CreateWorldRequest request;
     request.set_world_id(absl::StrCat(prefix, i));
-    request.mutable_scene()->mutable_builtin()->set_name("falling_squares");
-    // Ground and two walls come with the squares.
-    request.mutable_scene()->mutable_builtin()->set_size(bodies - 3);
+    request.mutable_scene()->mutable_builtin()->set_name(scene);
+    request.mutable_scene()->mutable_builtin()->set_size(*size);
     request.mutable_scene()->mutable_builtin()->set_seed(static_cast<uint64_t>(i) + 1);
     request.mutable_config()->set_tick_rate_hz(static_cast<uint32_t>(tick_hz));
     request.mutable_config()->set_player_slots(1);

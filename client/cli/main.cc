@@ -4,7 +4,7 @@
 //   atoll health  --server=HOST:PORT [--timeout=2s] [--tls_ca=CA.pem]
 //   atoll synctest SCENE [--ticks=N] [--rollback=K] [--size=N] [--seed=S]
 //   atoll loadtest [--server=HOST:PORT] [--worlds=32] [--bodies=500] [--clients=128]
-//                  [--seconds=10] [--tick_hz=60]
+//                  [--seconds=10] [--tick_hz=60] [--scene=falling_squares]
 //   atoll worlds  --server=HOST:PORT
 //   atoll create  SCENE --server=... [--id=ID] [--slots=N] [--tick_rate=HZ]
 //                 [--input_delay=T] [--size=N] [--seed=S]

@@ -4,7 +4,14 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 
 #include "atoll/client/connection.h"
 #include "support/server_process.h"
@@ -88,6 +95,43 @@ TEST(CliTest, SyncTestPassesOnABuiltInScene) {
   EXPECT_NE(output.find("no_such_scene"), std::string::npos) << output;
   EXPECT_EQ(RunCommand({BinaryPath("atoll"), "synctest", "pyramid", "--rollback=0"}, &output), 1);
   EXPECT_NE(output.find("rollback"), std::string::npos) << output;
+}
+
+// The CSV line of `atoll loadtest` in `output` (its other lines go to
+// stderr), split at commas; empty when there is none.
+std::vector<std::string> LoadTestRow(const std::string& output, const std::string& start) {
+  for (absl::string_view line : absl::StrSplit(output, '\n')) {
+    if (absl::StartsWith(line, start)) return absl::StrSplit(line, ',');
+  }
+  return {};
+}
+
+TEST(CliTest, LoadTestRunsItsOwnServerAndMeasuresTheSettledStream) {
+  std::string output;
+  ASSERT_EQ(RunCommand({BinaryPath("atoll"), "loadtest", "--worlds=2", "--bodies=40",
+                        "--clients=3", "--seconds=1", "--scene=pyramid"},
+                       &output),
+            0)
+      << output;
+  // A pyramid of base 8 and its ground: the largest with at most 40 bodies.
+  EXPECT_NE(output.find("scene pyramid, size 8 (37 bodies)"), std::string::npos) << output;
+  const std::vector<std::string> row = LoadTestRow(output, "2,40,3,60,");
+  ASSERT_EQ(row.size(), 9u) << output;
+  // Resting worlds stream a tick and a hash, and small deltas (goal: <= 64
+  // bytes per client per tick).
+  const double settled = std::stod(row[8]);
+  EXPECT_GT(settled, 0.0) << output;
+  EXPECT_LE(settled, 64.0) << output;
+  EXPECT_NE(output.find("0 bad"), std::string::npos) << output;
+}
+
+TEST(CliTest, LoadTestRefusesBadFlagsBeforeStartingAnything) {
+  std::string output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "loadtest", "--scene=no_such_scene"}, &output), 1);
+  EXPECT_NE(output.find("--scene"), std::string::npos) << output;
+  EXPECT_EQ(output.find("server"), std::string::npos) << output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "loadtest", "--bodies=3"}, &output), 1);
+  EXPECT_NE(output.find("--bodies"), std::string::npos) << output;
 }
 
 TEST(CliTest, ServerRefusesBadListenFlag) {
