@@ -4,6 +4,23 @@
 
 namespace atl::server {
 
+absl::Duration SpreadPhase(std::vector<absl::Duration> phases, absl::Duration period) {
+  if (phases.empty()) return absl::ZeroDuration();
+  std::sort(phases.begin(), phases.end());
+  // The gap after each phase, the last one wrapping round to the first.
+  absl::Duration best_start, best_gap = -absl::InfiniteDuration();
+  for (size_t i = 0; i < phases.size(); ++i) {
+    const absl::Duration next = i + 1 < phases.size() ? phases[i + 1] : phases[0] + period;
+    if (next - phases[i] > best_gap) {
+      best_gap = next - phases[i];
+      best_start = phases[i];
+    }
+  }
+  absl::Duration phase = best_start + best_gap / 2;
+  if (phase >= period) phase -= period;
+  return phase;
+}
+
 TickScheduler::TickScheduler(int threads) {
   for (int i = 0; i < std::max(1, threads); ++i) threads_.emplace_back([this] { Run(); });
 }
@@ -19,8 +36,17 @@ TickScheduler::~TickScheduler() {
 
 void TickScheduler::Add(std::shared_ptr<WorldHost> host) {
   absl::MutexLock lock(&mu_);
-  const absl::Time due = absl::Now() + host->period();
-  heap_.push_back({due, next_order_++, std::move(host)});
+  const absl::Time now = absl::Now();
+  const absl::Duration period = host->period();
+  std::vector<absl::Duration> phases;
+  for (const Entry& e : heap_) {
+    if (e.period != period) continue;
+    absl::Duration phase = (e.due - now) % period;
+    if (phase < absl::ZeroDuration()) phase += period;
+    phases.push_back(phase);
+  }
+  const absl::Time due = now + period + SpreadPhase(std::move(phases), period);
+  heap_.push_back({due, next_order_++, std::move(host), period});
   std::push_heap(heap_.begin(), heap_.end(), Later());
   changed_.Signal();
 }
@@ -47,7 +73,7 @@ void TickScheduler::Run() {
     entry.host->Tick(now - entry.due);
     const absl::Time after = absl::Now();
     mu_.Lock();
-    const absl::Duration period = entry.host->period();
+    const absl::Duration period = entry.period;
     entry.due += period;
     if (entry.due < after - 4 * period) {
       entry.host->AddSkippedTicks(static_cast<uint64_t>((after - entry.due) / period));

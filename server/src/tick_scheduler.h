@@ -6,6 +6,11 @@
 // sequential. When a world falls more than a few periods behind (an
 // overloaded machine), it is rescheduled from now instead of bursting to
 // catch up; WorldInfo.late_ticks counts such ticks.
+//
+// A new world's ticks are spread out in time from those of the worlds
+// already running at its rate (SpreadPhase): worlds created together would
+// otherwise all fall due at the same instant each period, and the last of
+// them would start a whole burst late.
 
 #ifndef ATOLL_SERVER_TICK_SCHEDULER_H_
 #define ATOLL_SERVER_TICK_SCHEDULER_H_
@@ -21,13 +26,20 @@
 
 namespace atl::server {
 
+/// Where in a cycle of `period` to place a new tick so that it falls as far
+/// as possible from `phases` (other ticks' offsets in the cycle, each in
+/// [0, period)): the middle of the widest gap between them, the first such
+/// gap when several are as wide; zero when there are none.
+absl::Duration SpreadPhase(std::vector<absl::Duration> phases, absl::Duration period);
+
 class TickScheduler {
  public:
   explicit TickScheduler(int threads);
   /// Stops the threads (after their current tick).
   ~TickScheduler();
 
-  /// Starts stepping `host`; the first tick is one period from now.
+  /// Starts stepping `host`; the first tick is one to two periods from now,
+  /// at the SpreadPhase of the worlds with the same period.
   void Add(std::shared_ptr<WorldHost> host);
   /// Worlds whose host is stopped() are dropped when next due.
 
@@ -36,6 +48,7 @@ class TickScheduler {
     absl::Time due;
     uint64_t order;
     std::shared_ptr<WorldHost> host;
+    absl::Duration period;
   };
   struct Later {
     bool operator()(const Entry& a, const Entry& b) const {

@@ -1,0 +1,52 @@
+// The tick scheduler spreads worlds of one rate over the period.
+
+#include "tick_scheduler.h"
+
+#include <algorithm>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "absl/time/time.h"
+
+namespace atl::server {
+namespace {
+
+const absl::Duration kPeriod = absl::Microseconds(16000);
+
+TEST(TickSchedulerTest, SpreadPhaseTakesTheMiddleOfTheWidestGap) {
+  EXPECT_EQ(SpreadPhase({}, kPeriod), absl::ZeroDuration());
+  EXPECT_EQ(SpreadPhase({absl::ZeroDuration()}, kPeriod), absl::Microseconds(8000));
+  // Unsorted input; the widest gap is 4 ms..14 ms.
+  EXPECT_EQ(SpreadPhase({absl::Microseconds(14000), absl::Microseconds(2000),
+                         absl::Microseconds(4000)},
+                        kPeriod),
+            absl::Microseconds(9000));
+  // The gap that wraps round the end of the cycle: 8 ms..4 ms (+16).
+  EXPECT_EQ(SpreadPhase({absl::Microseconds(4000), absl::Microseconds(8000)}, kPeriod),
+            absl::Microseconds(14000));
+  // ... and past it: 10 ms..6 ms (+16) has its middle at 16 = 0.
+  EXPECT_EQ(SpreadPhase({absl::Microseconds(6000), absl::Microseconds(10000)}, kPeriod),
+            absl::ZeroDuration());
+  // Equal gaps: the first in sorted order.
+  EXPECT_EQ(SpreadPhase({absl::ZeroDuration(), absl::Microseconds(8000)}, kPeriod),
+            absl::Microseconds(4000));
+}
+
+TEST(TickSchedulerTest, WorldsAddedTogetherEndUpEvenlySpread) {
+  // 32 worlds added at the same instant, each placed by SpreadPhase.
+  std::vector<absl::Duration> phases;
+  for (int i = 0; i < 32; ++i) phases.push_back(SpreadPhase(phases, kPeriod));
+  std::sort(phases.begin(), phases.end());
+  absl::Duration narrowest = phases.front() + kPeriod - phases.back();
+  for (size_t i = 1; i < phases.size(); ++i) {
+    narrowest = std::min(narrowest, phases[i] - phases[i - 1]);
+  }
+  // An even spread leaves 0.5 ms between ticks; halving gaps in turn never
+  // leaves less than half of that.
+  EXPECT_GE(narrowest, kPeriod / 64);
+  EXPECT_EQ(std::unique(phases.begin(), phases.end()), phases.end());
+}
+
+}  // namespace
+}  // namespace atl::server
