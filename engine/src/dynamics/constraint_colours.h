@@ -33,7 +33,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "atoll/executor.h"
+#include "parallel/stage_runner.h"
 
 namespace atl {
 
@@ -103,46 +103,21 @@ class ConstraintColours {
 
   /// Constraint indices by colour: colour 0's in index order, then colour
   /// 1's, ..., the overflow last. A solver that stores its constraints in
-  /// this order walks each colour through contiguous memory (ForEachSorted).
+  /// this order walks each colour through contiguous memory.
   const std::vector<int32_t>& order() const { return order_; }
   /// Where constraint i is in order().
   int32_t Position(int32_t i) const { return position_[i]; }
 
-  /// Calls fn(i) once for every constraint i: colour after colour, the
-  /// constraints of a colour in blocks of at least `grain` over `executor`
-  /// (concurrently), then the overflow in order on this thread.
-  template <typename Fn>
-  void ForEach(Executor* executor, int32_t grain, Fn&& fn) const {
+  /// Appends the stages of one pass over every constraint to `runner`: one
+  /// stage per non-empty colour, in blocks of at least `grain` positions in
+  /// order(), then the overflow as a single block (its constraints share
+  /// bodies, so they run in order on one thread).
+  void AddStages(StageRunner* runner, int32_t tag, int32_t grain, int32_t concurrency) const {
     for (int32_t c = 0; c < kColourCount; ++c) {
-      const int32_t begin = starts_[c];
-      const int32_t count = starts_[c + 1] - begin;
-      if (count == 0) continue;  // colours need not be contiguous
-      const int32_t* order = order_.data() + begin;
-      // A few blocks per thread: enough to balance, few enough that task
-      // overhead stays small next to the work. (Blocks never change results.)
-      const int32_t block = std::max(grain, count / (4 * executor->concurrency()));
-      executor->ParallelFor(count, block, [order, &fn](int32_t b, int32_t e) {
-        for (int32_t k = b; k < e; ++k) fn(order[k]);
-      });
+      runner->Add(tag, starts_[c], ColourSize(c), grain, concurrency);
     }
-    for (int32_t k = starts_[kColourCount]; k < starts_[kColourCount + 1]; ++k)
-      fn(order_[k]);
-  }
-
-  /// Like ForEach, but fn(k) gets positions in order() instead of constraint
-  /// indices: for constraints stored in colour order.
-  template <typename Fn>
-  void ForEachSorted(Executor* executor, int32_t grain, Fn&& fn) const {
-    for (int32_t c = 0; c < kColourCount; ++c) {
-      const int32_t begin = starts_[c];
-      const int32_t count = starts_[c + 1] - begin;
-      if (count == 0) continue;
-      const int32_t block = std::max(grain, count / (4 * executor->concurrency()));
-      executor->ParallelFor(count, block, [begin, &fn](int32_t b, int32_t e) {
-        for (int32_t k = begin + b; k < begin + e; ++k) fn(k);
-      });
-    }
-    for (int32_t k = starts_[kColourCount]; k < starts_[kColourCount + 1]; ++k) fn(k);
+    const int32_t overflow = ColourSize(kColourCount);
+    runner->Add(tag, starts_[kColourCount], overflow, overflow, concurrency);
   }
 
   /// Constraints in colour c (c == kColourCount: the overflow).

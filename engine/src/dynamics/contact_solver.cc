@@ -24,6 +24,8 @@ inline void StoreB(SolverBody* bodies, const ContactConstraint& cc,
     bodies[cc.index_b] = b;
 }
 
+}  // namespace
+
 void PrepareContact(const WorldState& w,
                     const std::vector<SolverBodyParams>& params, int32_t i,
                     ContactConstraint* out) {
@@ -73,8 +75,6 @@ void PrepareContact(const WorldState& w,
   }
 }
 
-}  // namespace
-
 void CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyParams>& params,
                            std::vector<int32_t>* touching) {
   touching->clear();
@@ -90,19 +90,6 @@ void CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyPara
     if (!a_moves && !b_moves) continue;
     touching->push_back(i);
   }
-}
-
-void PrepareContacts(const WorldState& w, const std::vector<SolverBodyParams>& params,
-                     const std::vector<int32_t>& touching, const std::vector<int32_t>& order,
-                     std::vector<ContactConstraint>* constraints) {
-  // Each constraint its own slot: parallel.
-  constraints->resize(order.size());
-  w.executor->ParallelFor(static_cast<int32_t>(order.size()), 128,
-                          [&](int32_t begin, int32_t end) {
-                            for (int32_t k = begin; k < end; ++k) {
-                              PrepareContact(w, params, touching[order[k]], &(*constraints)[k]);
-                            }
-                          });
 }
 
 void WarmStartContact(const ContactConstraint& cc, SolverBody* bodies) {
@@ -141,7 +128,7 @@ void SolveContact(ContactConstraint* constraint, SolverBody* bodies,
     // Where the anchors are now relative to where they started.
     // Separation from how the anchors moved since the step began; the
     // velocity Jacobian keeps the step-start anchors, consistent with the
-    // effective mass computed in PrepareContacts.
+    // effective mass computed in PrepareContact.
     const Vec2 ra = cp.anchor_a;
     const Vec2 rb = cp.anchor_b;
     const Vec2 d = dp + (RotateVector(b.delta_rotation, rb) - RotateVector(a.delta_rotation, ra));
@@ -234,20 +221,12 @@ void ApplyRestitution(ContactConstraint* constraint, SolverBody* bodies,
   StoreB(bodies, cc, b);
 }
 
-void StoreImpulses(const std::vector<ContactConstraint>& constraints, WorldState* w) {
-  // Each constraint writes its own contact.
-  w->executor->ParallelFor(
-      static_cast<int32_t>(constraints.size()), 256,
-      [&](int32_t begin, int32_t end) {
-        for (int32_t k = begin; k < end; ++k) {
-          const ContactConstraint& cc = constraints[k];
-          Manifold& m = w->contacts[cc.contact].manifold;
-          for (int32_t j = 0; j < cc.point_count; ++j) {
-            m.points[j].normal_impulse = cc.points[j].normal_impulse;
-            m.points[j].tangent_impulse = cc.points[j].tangent_impulse;
-          }
-        }
-      });
+void StoreImpulses(const ContactConstraint& cc, WorldState* w) {
+  Manifold& m = w->contacts[cc.contact].manifold;
+  for (int32_t j = 0; j < cc.point_count; ++j) {
+    m.points[j].normal_impulse = cc.points[j].normal_impulse;
+    m.points[j].tangent_impulse = cc.points[j].tangent_impulse;
+  }
 }
 
 }  // namespace atl

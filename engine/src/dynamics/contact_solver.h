@@ -64,11 +64,10 @@ struct ContactConstraint {
 void CollectSolverContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
                            std::vector<int32_t>* touching);
 
-/// Builds constraint k from contact touching[order[k]], in parallel on the
-/// world's executor (order: the colouring's, so each colour is contiguous).
-void PrepareContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
-                     const std::vector<int32_t>& touching, const std::vector<int32_t>& order,
-                     std::vector<ContactConstraint>* constraints);
+/// Builds the constraint of touching contact `contact` into `out` (reads
+/// only the world and `params`, so constraints may be built concurrently).
+void PrepareContact(const WorldState& world, const std::vector<SolverBodyParams>& params,
+                    int32_t contact, ContactConstraint* out);
 
 // The per-constraint passes below read and write only the constraint and the
 // solver slots of the bodies it moves (ConstraintMoves), so the constraints
@@ -88,9 +87,9 @@ void SolveContact(ContactConstraint* constraint, SolverBody* bodies,
 void ApplyRestitution(ContactConstraint* constraint, SolverBody* bodies,
                       float threshold);
 
-/// Writes impulses back into the contacts' manifolds (parallel: each
-/// constraint its own contact).
-void StoreImpulses(const std::vector<ContactConstraint>& constraints, WorldState* world);
+/// Writes the constraint's impulses back into its contact's manifold, for
+/// next step's warm start.
+void StoreImpulses(const ContactConstraint& constraint, WorldState* world);
 
 }  // namespace atl
 

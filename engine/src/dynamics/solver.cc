@@ -1,5 +1,6 @@
 #include "dynamics/solver.h"
 
+#include "atoll/assert.h"
 #include "atoll/executor.h"
 #include "dynamics/island.h"
 #include "dynamics/joints/joint.h"
@@ -40,83 +41,72 @@ void GatherBodies(WorldState* w, float time_step, SolverScratch* s) {
   (void)time_step;
 }
 
-// Grains of the parallel loops: enough work per block to pay for a task.
+// Grains of the parallel stages: enough work per block to pay for claiming
+// it.
 constexpr int32_t kBodyGrain = 256;
 constexpr int32_t kConstraintGrain = 64;
 
-void IntegrateVelocities(Executor* ex, SolverScratch* s, float h,
-                         float max_speed) {
-  ex->ParallelFor(
-      static_cast<int32_t>(s->bodies.size()), kBodyGrain,
-      [s, h, max_speed](int32_t begin, int32_t end) {
-        const float max_speed_sq = max_speed * max_speed;
-        for (int32_t i = begin; i < end; ++i) {
-          SolverBody& b = s->bodies[i];
-          const SolverBodyParams& p = s->params[i];
-          if (p.inv_mass == 0.0f && p.inv_inertia == 0.0f)
-            continue;  // kinematic
-          // v += h * (g + F/m), then implicit damping v /= 1 + h c.
-          Vec2 v = b.linear_velocity + h * (p.gravity + p.inv_mass * p.force);
-          float w = b.angular_velocity + h * p.inv_inertia * p.torque;
-          v *= 1.0f / (1.0f + h * p.linear_damping);
-          w *= 1.0f / (1.0f + h * p.angular_damping);
-          const float speed_sq = LengthSquared(v);
-          if (speed_sq > max_speed_sq) v *= max_speed / Sqrt(speed_sq);
-          b.linear_velocity = v;
-          b.angular_velocity = w;
-        }
-      });
+void IntegrateVelocities(SolverScratch* s, float h, float max_speed, int32_t begin,
+                         int32_t end) {
+  const float max_speed_sq = max_speed * max_speed;
+  for (int32_t i = begin; i < end; ++i) {
+    SolverBody& b = s->bodies[i];
+    const SolverBodyParams& p = s->params[i];
+    if (p.inv_mass == 0.0f && p.inv_inertia == 0.0f) continue;  // kinematic
+    // v += h * (g + F/m), then implicit damping v /= 1 + h c.
+    Vec2 v = b.linear_velocity + h * (p.gravity + p.inv_mass * p.force);
+    float w = b.angular_velocity + h * p.inv_inertia * p.torque;
+    v *= 1.0f / (1.0f + h * p.linear_damping);
+    w *= 1.0f / (1.0f + h * p.angular_damping);
+    const float speed_sq = LengthSquared(v);
+    if (speed_sq > max_speed_sq) v *= max_speed / Sqrt(speed_sq);
+    b.linear_velocity = v;
+    b.angular_velocity = w;
+  }
 }
 
-void IntegratePositions(Executor* ex, SolverScratch* s, float h) {
-  ex->ParallelFor(static_cast<int32_t>(s->bodies.size()), kBodyGrain,
-                  [s, h](int32_t begin, int32_t end) {
-                    for (int32_t i = begin; i < end; ++i) {
-                      SolverBody& b = s->bodies[i];
-                      b.delta_position =
-                          MulAdd(b.delta_position, h, b.linear_velocity);
-                      b.delta_rotation = IntegrateRotation(
-                          b.delta_rotation, h * b.angular_velocity);
-                    }
-                  });
+void IntegratePositions(SolverScratch* s, float h, int32_t begin, int32_t end) {
+  for (int32_t i = begin; i < end; ++i) {
+    SolverBody& b = s->bodies[i];
+    b.delta_position = MulAdd(b.delta_position, h, b.linear_velocity);
+    b.delta_rotation = IntegrateRotation(b.delta_rotation, h * b.angular_velocity);
+  }
 }
 
-// Copies results back to the bodies and advances their sleep timers (in
-// parallel: each body its own slot); then, serially in body index order,
-// moving kinematic bodies keep what they touch or hold awake and the islands
-// that cannot sleep yet are marked.
-void Finalize(WorldState* w, float time_step, SolverScratch* s) {
-  w->executor->ParallelFor(
-      static_cast<int32_t>(s->bodies.size()), kBodyGrain,
-      [w, s, time_step](int32_t begin, int32_t end) {
-        for (int32_t i = begin; i < end; ++i) {
-          const SolverBody& sb = s->bodies[i];
-          Body& b = w->bodies[s->awake_bodies[i]];
-          b.linear_velocity = sb.linear_velocity;
-          b.angular_velocity = sb.angular_velocity;
-          b.center = b.center0 + sb.delta_position;
-          b.transform.q = NormalizeRot(MulRot(b.rotation0, sb.delta_rotation));
-          b.transform.p =
-              b.center - RotateVector(b.transform.q, b.local_center);
-          b.force = {0.0f, 0.0f};
-          b.torque = 0.0f;
-          // Sleep timer: the fastest surface point must stay below the
-          // threshold.
-          if (!b.allow_sleep || !w->def.enable_sleep) {
-            b.sleep_time = 0.0f;
-          } else {
-            const float surface_speed = Abs(b.angular_velocity) * b.max_extent;
-            const float speed_sq = LengthSquared(b.linear_velocity);
-            const float limit = b.sleep_threshold;
-            if (speed_sq > limit * limit || surface_speed > limit) {
-              b.sleep_time = 0.0f;
-            } else {
-              b.sleep_time += time_step;
-            }
-          }
-        }
-      });
+// Copies results back to bodies [begin, end) of the solve and advances their
+// sleep timers (each body its own slot, so blocks may run concurrently).
+void FinalizeBodies(WorldState* w, float time_step, SolverScratch* s, int32_t begin,
+                    int32_t end) {
+  for (int32_t i = begin; i < end; ++i) {
+    const SolverBody& sb = s->bodies[i];
+    Body& b = w->bodies[s->awake_bodies[i]];
+    b.linear_velocity = sb.linear_velocity;
+    b.angular_velocity = sb.angular_velocity;
+    b.center = b.center0 + sb.delta_position;
+    b.transform.q = NormalizeRot(MulRot(b.rotation0, sb.delta_rotation));
+    b.transform.p = b.center - RotateVector(b.transform.q, b.local_center);
+    b.force = {0.0f, 0.0f};
+    b.torque = 0.0f;
+    // Sleep timer: the fastest surface point must stay below the threshold.
+    if (!b.allow_sleep || !w->def.enable_sleep) {
+      b.sleep_time = 0.0f;
+    } else {
+      const float surface_speed = Abs(b.angular_velocity) * b.max_extent;
+      const float speed_sq = LengthSquared(b.linear_velocity);
+      const float limit = b.sleep_threshold;
+      if (speed_sq > limit * limit || surface_speed > limit) {
+        b.sleep_time = 0.0f;
+      } else {
+        b.sleep_time += time_step;
+      }
+    }
+  }
+}
 
+// After FinalizeBodies, serially in body index order: moving kinematic
+// bodies keep what they touch or hold awake, and the islands that cannot
+// sleep yet are marked.
+void MarkRestlessIslands(WorldState* w, SolverScratch* s) {
   s->restless_islands.assign(static_cast<size_t>(w->island_ids.Capacity()), 0);
   for (size_t i = 0; i < s->bodies.size(); ++i) {
     const int32_t body = s->awake_bodies[i];
@@ -173,6 +163,32 @@ void ReportHits(WorldState* w, const SolverScratch& s) {
   }
 }
 
+// What each stage of the solve does (StageRunner::Stage::tag).
+enum SolveStage : int32_t {
+  kPrepareContacts,
+  kIntegrateVelocities,
+  kWarmStartJoints,
+  kWarmStartContacts,
+  kSolveJoints,
+  kSolveContacts,
+  kIntegratePositions,
+  kRelaxJoints,
+  kRelaxContacts,
+  kRestitution,
+  kStoreImpulses,
+  kFinalizeBodies,
+};
+
+// A solve whose stages are all a single block has nothing to share between
+// threads; running it on this thread saves a launch and a few hundred
+// stage hand-overs.
+bool SmallSolve(const StageRunner& run) {
+  for (const StageRunner::Stage& stage : run.stages()) {
+    if (stage.block_count() > 1) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void Solve(WorldState* w, float time_step, SolverScratch* s) {
@@ -225,42 +241,90 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
                             });
   // Constraints are stored in colour order, so each colour's pass streams
   // through contiguous memory (random order cost more than the colouring).
-  PrepareContacts(*w, s->params, s->touching_contacts, s->contact_colours.order(),
-                  &s->contacts);
+  s->contacts.resize(s->touching_contacts.size());
+
+  // The rest of the solve is one chain of parallel stages (stage_runner.h),
+  // in the order of a serial solve: every pass solves the joints before the
+  // contacts, colour by colour, the overflow of each last.
+  const int32_t threads = ex->concurrency();
+  StageRunner& run = s->stages;
+  run.Clear();
+  const int32_t contact_count = static_cast<int32_t>(s->contacts.size());
+  run.Add(kPrepareContacts, 0, contact_count, kConstraintGrain, threads);
+  for (int32_t i = 0; i < substeps; ++i) {
+    run.Add(kIntegrateVelocities, 0, body_count, kBodyGrain, threads);
+    s->joint_colours.AddStages(&run, kWarmStartJoints, kConstraintGrain, threads);
+    s->contact_colours.AddStages(&run, kWarmStartContacts, kConstraintGrain, threads);
+    s->joint_colours.AddStages(&run, kSolveJoints, kConstraintGrain, threads);
+    s->contact_colours.AddStages(&run, kSolveContacts, kConstraintGrain, threads);
+    run.Add(kIntegratePositions, 0, body_count, kBodyGrain, threads);
+    s->joint_colours.AddStages(&run, kRelaxJoints, kConstraintGrain, threads);
+    s->contact_colours.AddStages(&run, kRelaxContacts, kConstraintGrain, threads);
+  }
+  s->contact_colours.AddStages(&run, kRestitution, kConstraintGrain, threads);
+  run.Add(kStoreImpulses, 0, contact_count, kBodyGrain, threads);
+  run.Add(kFinalizeBodies, 0, body_count, kBodyGrain, threads);
 
   SolverBody* bodies = s->bodies.data();
   ContactConstraint* contacts = s->contacts.data();
   const int32_t* joints = s->joints.data();
-  auto warm_start = [&] {
-    s->joint_colours.ForEach(ex, kConstraintGrain, [&](int32_t k) {
-      WarmStartJoint(w, joints[k], bodies);
-    });
-    s->contact_colours.ForEachSorted(ex, kConstraintGrain, [&](int32_t k) {
-      WarmStartContact(contacts[k], bodies);
-    });
-  };
-  auto solve = [&](bool use_bias) {
-    s->joint_colours.ForEach(ex, kConstraintGrain, [&](int32_t k) {
-      SolveJoint(w, joint_context, joints[k], bodies, use_bias);
-    });
-    s->contact_colours.ForEachSorted(ex, kConstraintGrain, [&](int32_t k) {
-      SolveContact(&contacts[k], bodies, softness, inv_h, push, use_bias);
-    });
-  };
-  for (int32_t i = 0; i < substeps; ++i) {
-    IntegrateVelocities(ex, s, h, w->def.maximum_linear_speed);
-    warm_start();
-    solve(/*use_bias=*/true);
-    IntegratePositions(ex, s, h);
-    solve(/*use_bias=*/false);
-  }
-  const float threshold = w->def.restitution_threshold;
-  s->contact_colours.ForEachSorted(ex, kConstraintGrain, [&](int32_t k) {
-    ApplyRestitution(&contacts[k], bodies, threshold);
+  const int32_t* joint_order = s->joint_colours.order().data();
+  const int32_t* contact_order = s->contact_colours.order().data();
+  const float max_speed = w->def.maximum_linear_speed;
+  const float restitution_threshold = w->def.restitution_threshold;
+  run.Run(ex, /*serial=*/SmallSolve(run), [&](const StageRunner::Stage& stage, int32_t begin,
+                                              int32_t end) {
+    switch (stage.tag) {
+      case kPrepareContacts:
+        for (int32_t k = begin; k < end; ++k) {
+          PrepareContact(*w, s->params, s->touching_contacts[contact_order[k]], &contacts[k]);
+        }
+        break;
+      case kIntegrateVelocities:
+        IntegrateVelocities(s, h, max_speed, begin, end);
+        break;
+      case kWarmStartJoints:
+        for (int32_t k = begin; k < end; ++k) WarmStartJoint(w, joints[joint_order[k]], bodies);
+        break;
+      case kWarmStartContacts:
+        for (int32_t k = begin; k < end; ++k) WarmStartContact(contacts[k], bodies);
+        break;
+      case kSolveJoints:
+      case kRelaxJoints: {
+        const bool use_bias = stage.tag == kSolveJoints;
+        for (int32_t k = begin; k < end; ++k) {
+          SolveJoint(w, joint_context, joints[joint_order[k]], bodies, use_bias);
+        }
+        break;
+      }
+      case kSolveContacts:
+      case kRelaxContacts: {
+        const bool use_bias = stage.tag == kSolveContacts;
+        for (int32_t k = begin; k < end; ++k) {
+          SolveContact(&contacts[k], bodies, softness, inv_h, push, use_bias);
+        }
+        break;
+      }
+      case kIntegratePositions:
+        IntegratePositions(s, h, begin, end);
+        break;
+      case kRestitution:
+        for (int32_t k = begin; k < end; ++k) {
+          ApplyRestitution(&contacts[k], bodies, restitution_threshold);
+        }
+        break;
+      case kStoreImpulses:
+        for (int32_t k = begin; k < end; ++k) StoreImpulses(contacts[k], w);
+        break;
+      case kFinalizeBodies:
+        FinalizeBodies(w, time_step, s, begin, end);
+        break;
+      default:
+        ATOLL_ASSERT(false);
+    }
   });
-  StoreImpulses(s->contacts, w);
   ReportHits(w, *s);
-  Finalize(w, time_step, s);
+  MarkRestlessIslands(w, s);
 }
 
 }  // namespace atl

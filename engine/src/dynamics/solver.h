@@ -8,6 +8,7 @@
 #include "dynamics/constraint_colours.h"
 #include "dynamics/contact_solver.h"
 #include "dynamics/solver_body.h"
+#include "parallel/stage_runner.h"
 
 namespace atl {
 
@@ -33,6 +34,8 @@ struct SolverScratch {
   /// position in those arrays).
   ConstraintColours joint_colours;
   ConstraintColours contact_colours;
+  /// The step's chain of parallel stages.
+  StageRunner stages;
 };
 
 /// Integrates and solves every awake non-static body for `time_step`:
