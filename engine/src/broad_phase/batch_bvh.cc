@@ -35,6 +35,10 @@ struct GroupBounds {
   Vec2 center_max() const { return {cux, cuy}; }
 };
 
+// Below this many items a pair-finding build stays on one thread: the
+// subtrees would be too small to pay for the hand-over.
+constexpr int32_t kParallelBuildMin = 2048;
+
 // Items of a node with fewer than this many items fit in the L2 cache; larger
 // ones stream from memory (see BuildNode).
 constexpr int32_t kFusedBoundsMin = 8192;
@@ -133,15 +137,39 @@ void BatchBvh::Build(Tree* tree) {
   GroupBounds all;
   for (const ProxyItem& item : tree->items) all.Add(item.box);
   tree->root_box = all.box();
-  cand_top_ = 0;
-  tree->root = BuildNode<kCollide>(tree, 0, n, all.center_min(),
-                                   all.center_max(), 0, 0, 0, false);
+  const int32_t threads = executor()->concurrency();
+  top_.cand_top = 0;
+  top_.defer_below = kCollide && threads > 1 && n >= kParallelBuildMin
+                         ? std::max(n / (2 * threads), kMaxLeafSize + 1)
+                         : 0;
+  subtrees_.clear();
+  BuildNode<kCollide>(tree, &top_, 0, n, all.center_min(), all.center_max(), 0, 0, 0, false,
+                      &tree->root);
+  if (subtrees_.empty()) return;
+  executor()->ParallelFor(static_cast<int32_t>(subtrees_.size()), 1,
+                          [this, tree](int32_t first, int32_t last) {
+                            for (int32_t i = first; i < last; ++i) {
+                              const Subtree& sub = subtrees_[static_cast<size_t>(i)];
+                              BuildContext* ctx = &subtree_contexts_[static_cast<size_t>(i)];
+                              ctx->cand_top = sub.cand_count;
+                              ctx->defer_below = 0;
+                              ctx->keys.clear();
+                              BuildNode<kCollide>(tree, ctx, sub.begin, sub.end, sub.cmin,
+                                                  sub.cmax, 0, sub.cand_count, sub.depth,
+                                                  sub.in_scratch, sub.code);
+                            }
+                          });
+  // Any order: the pairs are sorted afterwards.
+  for (size_t i = 0; i < subtrees_.size(); ++i) {
+    const std::vector<uint64_t>& keys = subtree_contexts_[i].keys;
+    top_.keys.insert(top_.keys.end(), keys.begin(), keys.end());
+  }
 }
 
 template <bool kCollide>
-uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end, Vec2 cmin,
-                             Vec2 cmax, int32_t cand_begin, int32_t cand_end,
-                             int32_t depth, bool in_scratch) {
+void BatchBvh::BuildNode(Tree* tree, BuildContext* ctx, int32_t begin, int32_t end, Vec2 cmin,
+                         Vec2 cmax, int32_t cand_begin, int32_t cand_end, int32_t depth,
+                         bool in_scratch, uint32_t* code) {
   // The items of a node are in one buffer and its children's go to the
   // other: an out-of-place partition can be branch-free, where an in-place
   // one mispredicts on every other item. Leaves copy their items home.
@@ -149,6 +177,16 @@ uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end, Vec2 cmin,
   ProxyItem* const src = in_scratch ? scratch_.data() : items;
   ProxyItem* const dst = in_scratch ? items : scratch_.data();
   const int32_t count = end - begin;
+  if (count <= ctx->defer_below && count > kMaxLeafSize) {
+    // Left for a concurrent build (see Build), with a copy of its inherited
+    // candidates: this stack's entries are overwritten as the top goes on.
+    const size_t i = subtrees_.size();
+    subtrees_.push_back({begin, end, cmin, cmax, depth, in_scratch, cand_end - cand_begin, code});
+    if (subtree_contexts_.size() <= i) subtree_contexts_.resize(i + 1);
+    subtree_contexts_[i].cand.assign(ctx->cand.begin() + cand_begin,
+                                     ctx->cand.begin() + cand_end);
+    return;
+  }
   if (count <= kMaxLeafSize) {
     if (in_scratch) std::copy(src + begin, src + end, items + begin);
     if constexpr (kCollide) {
@@ -158,23 +196,24 @@ uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end, Vec2 cmin,
           const ProxyItem& y = items[j];
           if (Overlaps(x.box, y.box) &&
               AcceptPair(x.id, x.body, x.flags, y.id, y.body, y.flags)) {
-            keys_.push_back(PairKey(x.id, y.id));
+            ctx->keys.push_back(PairKey(x.id, y.id));
           }
         }
       }
-      const ProxyItem* cand = cand_.data();
+      const ProxyItem* cand = ctx->cand.data();
       for (int32_t c = cand_begin; c < cand_end; ++c) {
         const ProxyItem& x = cand[c];
         for (int32_t i = begin; i < end; ++i) {
           const ProxyItem& y = items[i];
           if (Overlaps(x.box, y.box) &&
               AcceptPair(x.id, x.body, x.flags, y.id, y.body, y.flags)) {
-            keys_.push_back(PairKey(x.id, y.id));
+            ctx->keys.push_back(PairKey(x.id, y.id));
           }
         }
       }
     }
-    return LeafCode(begin, count);
+    *code = LeafCode(begin, count);
+    return;
   }
 
   // Barycenter split on the axis where the centers spread most.
@@ -226,14 +265,11 @@ uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end, Vec2 cmin,
   const GroupBounds& right = sides[1];
   const AABB left_box = left.box();
   const AABB right_box = right.box();
-  {
-    Node& node = tree->nodes[mid];
-    node.box[0] = left_box;
-    node.box[1] = right_box;
-  }
+  Node& node = tree->nodes[mid];
+  node.box[0] = left_box;
+  node.box[1] = right_box;
+  *code = static_cast<uint32_t>(mid);
 
-  uint32_t left_code;
-  uint32_t right_code;
   if constexpr (kCollide) {
     // Query-All3: only one child's items are tested against the other
     // child's bounds, so each cross pair is found from one side only. Test
@@ -246,14 +282,14 @@ uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end, Vec2 cmin,
     const int32_t inherited = cand_end - cand_begin;
     // Both children's candidate sets are stacked before either is built
     // (the left build reuses the buffers the right child's items are read
-    // from); indices, not pointers, because cand_ may grow.
-    const int32_t saved_top = cand_top_;
-    const size_t needed = static_cast<size_t>(cand_top_) + 2 * inherited +
+    // from); indices, not pointers, because the stack may grow.
+    const int32_t saved_top = ctx->cand_top;
+    const size_t needed = static_cast<size_t>(ctx->cand_top) + 2 * inherited +
                           (right_to_left ? right_count : 0) +
                           (left_to_right ? left_count : 0);
-    if (cand_.size() < needed) cand_.resize(std::max(needed, 2 * cand_.size()));
-    ProxyItem* cand = cand_.data();
-    const int32_t left_begin = cand_top_;
+    if (ctx->cand.size() < needed) ctx->cand.resize(std::max(needed, 2 * ctx->cand.size()));
+    ProxyItem* cand = ctx->cand.data();
+    const int32_t left_begin = ctx->cand_top;
     int32_t top = left_begin;
     for (int32_t c = cand_begin; c < cand_end; ++c) {
       if (Overlaps(cand[c].box, left_box)) cand[top++] = cand[c];
@@ -272,26 +308,18 @@ uint32_t BatchBvh::BuildNode(Tree* tree, int32_t begin, int32_t end, Vec2 cmin,
         if (Overlaps(dst[i].box, right_box)) cand[top++] = dst[i];
       }
     }
-    cand_top_ = top;
-    left_code =
-        BuildNode<true>(tree, begin, mid, left.center_min(), left.center_max(),
-                        left_begin, left_end, depth + 1, !in_scratch);
-    right_code =
-        BuildNode<true>(tree, mid, end, right.center_min(), right.center_max(),
-                        left_end, top, depth + 1, !in_scratch);
-    cand_top_ = saved_top;
+    ctx->cand_top = top;
+    BuildNode<true>(tree, ctx, begin, mid, left.center_min(), left.center_max(), left_begin,
+                    left_end, depth + 1, !in_scratch, &node.child[0]);
+    BuildNode<true>(tree, ctx, mid, end, right.center_min(), right.center_max(), left_end, top,
+                    depth + 1, !in_scratch, &node.child[1]);
+    ctx->cand_top = saved_top;
   } else {
-    left_code =
-        BuildNode<false>(tree, begin, mid, left.center_min(), left.center_max(),
-                         0, 0, depth + 1, !in_scratch);
-    right_code =
-        BuildNode<false>(tree, mid, end, right.center_min(), right.center_max(),
-                         0, 0, depth + 1, !in_scratch);
+    BuildNode<false>(tree, ctx, begin, mid, left.center_min(), left.center_max(), 0, 0,
+                     depth + 1, !in_scratch, &node.child[0]);
+    BuildNode<false>(tree, ctx, mid, end, right.center_min(), right.center_max(), 0, 0,
+                     depth + 1, !in_scratch, &node.child[1]);
   }
-  Node& node = tree->nodes[mid];
-  node.child[0] = left_code;
-  node.child[1] = right_code;
-  return static_cast<uint32_t>(mid);
 }
 
 void BatchBvh::QueryAll2(const Tree& tree, uint32_t code, ProxyItem* q,
@@ -305,7 +333,7 @@ void BatchBvh::QueryAll2(const Tree& tree, uint32_t code, ProxyItem* q,
         const ProxyItem& x = q[i];
         if (Overlaps(x.box, y.box) &&
             AcceptPair(x.id, x.body, x.flags, y.id, y.body, y.flags)) {
-          keys_.push_back(PairKey(x.id, y.id));
+          top_.keys.push_back(PairKey(x.id, y.id));
         }
       }
     }
@@ -327,7 +355,7 @@ void BatchBvh::QueryAll2(const Tree& tree, uint32_t code, ProxyItem* q,
 }
 
 void BatchBvh::ComputePairs(std::vector<ProxyPair>* pairs) {
-  keys_.clear();
+  top_.keys.clear();
   const bool split = WantStaticTree();
   if (split) {
     if (!statics_valid_ || !split_static_) {
@@ -357,7 +385,7 @@ void BatchBvh::ComputePairs(std::vector<ProxyPair>* pairs) {
   }
   split_static_ = split;
   index_valid_ = true;
-  sorter_.Sort(keys_, id_capacity(), pairs);
+  sorter_.Sort(top_.keys, id_capacity(), pairs);
 }
 
 void BatchBvh::EnsureIndex() {

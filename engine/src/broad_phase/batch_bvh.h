@@ -22,9 +22,13 @@
 // Node layout. An inner node covering items [begin, end) split at m is
 // stored at index m, and a leaf is named by its item range; both are pure
 // functions of the split decisions, so two subtrees can be built
-// concurrently (a later issue) without coordinating node allocation, and
-// each writes its pairs to its own buffer: the final canonical sort makes
-// the concatenation order irrelevant.
+// concurrently without coordinating node allocation, and each writes its
+// pairs to its own buffer: the final canonical sort makes the concatenation
+// order irrelevant. With an executor of several threads, a pair-finding
+// build runs its top levels on the calling thread down to subtrees of about
+// n / (2 * threads) items, then builds those subtrees concurrently, each
+// with its own candidate stack (a copy of its inherited candidates) and
+// pair buffer. The tree and the pairs are the same at every thread count.
 
 #ifndef ATOLL_BROAD_PHASE_BATCH_BVH_H_
 #define ATOLL_BROAD_PHASE_BATCH_BVH_H_
@@ -106,17 +110,43 @@ class BatchBvh final : public BroadPhase {
 
   void Invalidate(int32_t id);
   bool WantStaticTree() const;
+  // One build pass over (part of) a tree: the candidate sets of the nodes
+  // on the current path, as a stack, and the pairs found. The top of a
+  // build and each subtree built concurrently have their own.
+  struct BuildContext {
+    std::vector<ProxyItem> cand;
+    int32_t cand_top = 0;
+    std::vector<uint64_t> keys;
+    // Nodes of at most this many items (> kMaxLeafSize) become Subtrees
+    // instead of being built; 0: build everything.
+    int32_t defer_below = 0;
+  };
+  // A subtree the top of a build left for concurrent building; its
+  // inherited candidates are subtree_contexts_[i].cand[0, cand_count).
+  struct Subtree {
+    int32_t begin = 0;
+    int32_t end = 0;
+    Vec2 cmin;
+    Vec2 cmax;
+    int32_t depth = 0;
+    bool in_scratch = false;
+    int32_t cand_count = 0;
+    uint32_t* code = nullptr;  // where the parent keeps its child code
+  };
+
   // Copies the live proxies' records into tree->items; `which` selects
   // static (1), non-static (0) or all (-1) proxies.
   void Gather(int which, Tree* tree);
   // Builds `tree` over its items; with kCollide also reports every
-  // accepted overlapping pair of its items into keys_.
+  // accepted overlapping pair of its items into top_.keys.
   template <bool kCollide>
   void Build(Tree* tree);
+  // Builds the node over items [begin, end) and stores its child code in
+  // *code.
   template <bool kCollide>
-  uint32_t BuildNode(Tree* tree, int32_t begin, int32_t end, Vec2 cmin,
-                     Vec2 cmax, int32_t cand_begin, int32_t cand_end,
-                     int32_t depth, bool in_scratch);
+  void BuildNode(Tree* tree, BuildContext* ctx, int32_t begin, int32_t end, Vec2 cmin,
+                 Vec2 cmax, int32_t cand_begin, int32_t cand_end, int32_t depth,
+                 bool in_scratch, uint32_t* code);
   // Query-All2: items q[0, count) against the subtree `code` of `tree`.
   void QueryAll2(const Tree& tree, uint32_t code, ProxyItem* q, int32_t count);
   // Makes the query index current (rebuilding without pair detection).
@@ -132,13 +162,14 @@ class BatchBvh final : public BroadPhase {
   bool split_static_ = false;
   bool index_valid_ = true;  // main_ (and statics_) match the store
   bool statics_valid_ = false;
-  // Candidate sets of the nodes on the current build path, as a stack.
-  std::vector<ProxyItem> cand_;
-  int32_t cand_top_ = 0;
+  // The build's own context (its keys collect every pair of the step), and
+  // the subtrees it deferred with theirs.
+  BuildContext top_;
+  std::vector<Subtree> subtrees_;
+  std::vector<BuildContext> subtree_contexts_;
   // The other half of the build's double buffer (see BuildNode).
   std::vector<ProxyItem> scratch_;
   std::vector<ProxyItem> query_items_;
-  std::vector<uint64_t> keys_;
   std::vector<uint32_t> stack_;
   PairSorter sorter_;
 };

@@ -11,7 +11,11 @@
 
 namespace atl {
 
-BroadPhase::BroadPhase(BroadPhaseType type) : type_(type) {}
+BroadPhase::BroadPhase(BroadPhaseType type) : type_(type), executor_(SerialExecutor()) {}
+
+void BroadPhase::set_executor(Executor* executor) {
+  executor_ = executor != nullptr ? executor : SerialExecutor();
+}
 
 BroadPhase::~BroadPhase() = default;
 

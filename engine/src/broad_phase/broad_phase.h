@@ -26,7 +26,9 @@
 // documented order that is the same for every strategy.
 //
 // Not thread-safe: one thread at a time, queries included (a strategy may
-// lazily rebuild its index inside a query).
+// lazily rebuild its index inside a query). A strategy may split its own
+// work over the executor it is given (set_executor); the pairs never depend
+// on it.
 
 #ifndef ATOLL_BROAD_PHASE_BROAD_PHASE_H_
 #define ATOLL_BROAD_PHASE_BROAD_PHASE_H_
@@ -38,6 +40,7 @@
 #include "absl/functional/function_ref.h"
 #include "atoll/broad_phase_type.h"
 #include "atoll/cast.h"
+#include "atoll/executor.h"
 #include "atoll/filter.h"
 #include "atoll/math.h"
 
@@ -167,6 +170,10 @@ class BroadPhase {
   /// world whose movers all sleep stops paying for every static proxy).
   bool pairs_may_have_changed() const { return changed_; }
 
+  /// The executor UpdatePairs may spread its work over (the serial one
+  /// until set; null restores it). Results do not depend on it.
+  void set_executor(Executor* executor);
+
  protected:
   // Bits of proxies_[id].flags. kStaticFlag and kCustomFilterFlag are also
   // copied into the strategies' per-item records, so pair rules need no
@@ -178,6 +185,8 @@ class BroadPhase {
   static constexpr uint32_t kCustomFilterFlag = 1u << 2;
 
   explicit BroadPhase(BroadPhaseType type);
+
+  Executor* executor() const { return executor_; }
 
   /// The pair rule shared by all strategies, on the packed per-proxy fields.
   bool AcceptPair(int32_t a, uint32_t body_a, uint32_t flags_a, int32_t b,
@@ -269,6 +278,7 @@ class BroadPhase {
   int32_t live_count_ = 0;
   int32_t static_count_ = 0;
   bool changed_ = true;  // see pairs_may_have_changed()
+  Executor* executor_;
   std::vector<int32_t> query_scratch_;
 };
 

@@ -296,7 +296,10 @@ absl::Status World::Step(float time_step) {
   // moved); collect every overlapping pair in canonical order.
   Clock::time_point t = Clock::now();
   // Unchanged proxies give unchanged pairs: keep last step's.
-  if (w->broad_phase->pairs_may_have_changed()) w->broad_phase->UpdatePairs(&w->pairs);
+  if (w->broad_phase->pairs_may_have_changed()) {
+    w->broad_phase->set_executor(w->executor);
+    w->broad_phase->UpdatePairs(&w->pairs);
+  }
   profile.broad_phase = ms_since(t);
   // Stage 4: contacts and narrow phase; touching changes edit islands.
   t = Clock::now();

@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "atoll/executor.h"
+#include "engine/parallel/std_thread_executor.h"
 #include "scene_driver.h"
 
 namespace atl {
@@ -87,6 +89,41 @@ TEST(BatchBvhTest, DegenerateLayoutsStayShallowAndExact) {
   // not box i+2 (from 4 * 2^i). Each midpoint split peels off one box.
   ASSERT_EQ(pairs.size(), 119u);
   for (int32_t i = 0; i < 119; ++i) EXPECT_EQ(pairs[i], (ProxyPair{i, i + 1}));
+}
+
+// With several threads the build splits into subtrees built concurrently;
+// the pairs must be exactly the serial build's on every kind of scene, while
+// proxies come and go (the serial build equals brute force:
+// equivalence_test.cc).
+TEST(BatchBvhTest, ParallelBuildFindsExactlyTheSerialPairs) {
+  std::vector<std::unique_ptr<Executor>> pools;
+  for (int32_t threads : {2, 3, 8}) {
+    pools.push_back(testing::kThreadSanitizer ? testing::MakeStdThreadExecutor(threads)
+                                              : MakeThreadPoolExecutor(threads));
+  }
+  for (test::SceneKind kind :
+       {test::SceneKind::kUniform, test::SceneKind::kClustered, test::SceneKind::kOneSpot,
+        test::SceneKind::kHugeAndTiny, test::SceneKind::kDiagonal,
+        test::SceneKind::kMostlyStatic}) {
+    // Large enough to split (2048 proxies at least); all at one spot every
+    // proxy pairs with every other.
+    const int32_t count = kind == test::SceneKind::kOneSpot ? 2100 : 4000;
+    test::SceneDriver scene(kind, count, 11,
+                            {BroadPhaseType::kBatchBvh, BroadPhaseType::kBatchBvh,
+                             BroadPhaseType::kBatchBvh, BroadPhaseType::kBatchBvh});
+    for (int32_t i = 0; i < 3; ++i) scene.phase(i + 1).set_executor(pools[i].get());
+    std::vector<ProxyPair> expected;
+    std::vector<ProxyPair> actual;
+    for (int32_t frame = 0; frame < 8; ++frame) {
+      scene.phase(0).UpdatePairs(&expected);
+      for (int32_t i = 1; i < scene.size(); ++i) {
+        scene.phase(i).UpdatePairs(&actual);
+        ASSERT_EQ(actual, expected) << test::SceneName(kind) << " frame " << frame
+                                    << " phase " << i;
+      }
+      scene.Step();
+    }
+  }
 }
 
 }  // namespace
