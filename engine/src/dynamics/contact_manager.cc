@@ -175,20 +175,33 @@ void UpdateContacts(WorldState* w) {
   // proxies are all in the static part of the broad phase); they persist
   // as they are until something wakes one side.
   const int32_t capacity = w->contact_ids.Capacity();
-  for (int32_t i = 0; i < capacity; ++i) {
-    if (!w->contact_ids.IsAlive(i)) continue;
-    Contact& c = w->contacts[i];
-    if (ProxyIsStatic(w->bodies[c.body_a]) && ProxyIsStatic(w->bodies[c.body_b])) {
-      c.flags |= kContactPersisted;
-    } else {
-      c.flags &= ~kContactPersisted;
+  w->executor->ParallelFor(capacity, 256, [w](int32_t begin, int32_t end) {
+    for (int32_t i = begin; i < end; ++i) {
+      if (!w->contact_ids.IsAlive(i)) continue;
+      Contact& c = w->contacts[i];
+      if (ProxyIsStatic(w->bodies[c.body_a]) && ProxyIsStatic(w->bodies[c.body_b])) {
+        c.flags |= kContactPersisted;
+      } else {
+        c.flags &= ~kContactPersisted;
+      }
     }
-  }
-  for (const ProxyPair& pair : w->pairs) {
-    const int32_t found = FindContact(*w, pair.a, pair.b);
-    if (found != kNullIndex) {
-      w->contacts[found].flags |= kContactPersisted;
-    } else if (ShouldCreateContact(*w, pair.a, pair.b)) {
+  });
+  // Pairs are unique, so each contact is named by one pair at most: the
+  // lookups (read-only) and flag updates (one contact each) run in parallel;
+  // what is new is created afterwards, in pair order.
+  const int32_t pair_count = static_cast<int32_t>(w->pairs.size());
+  w->pair_contacts.resize(w->pairs.size());
+  w->executor->ParallelFor(pair_count, 256, [w](int32_t begin, int32_t end) {
+    for (int32_t k = begin; k < end; ++k) {
+      const ProxyPair& pair = w->pairs[k];
+      const int32_t found = FindContact(*w, pair.a, pair.b);
+      if (found != kNullIndex) w->contacts[found].flags |= kContactPersisted;
+      w->pair_contacts[k] = found;
+    }
+  });
+  for (int32_t k = 0; k < pair_count; ++k) {
+    const ProxyPair& pair = w->pairs[k];
+    if (w->pair_contacts[k] == kNullIndex && ShouldCreateContact(*w, pair.a, pair.b)) {
       CreateContact(w, pair.a, pair.b);
     }
   }

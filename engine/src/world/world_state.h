@@ -80,6 +80,9 @@ struct WorldState {
   /// Per-contact narrow-phase outcome (0 none, 1 began, 2 ended), written
   /// by the parallel narrow phase, read in index order afterwards.
   std::vector<uint8_t> touch_change;
+  /// Per broad-phase pair: its existing contact, or kNullIndex (found in
+  /// parallel, then new contacts are created in pair order).
+  std::vector<int32_t> pair_contacts;
   /// Solver arrays and the like (world.cc).
   std::unique_ptr<WorldScratch> scratch;
 };
