@@ -17,9 +17,10 @@ enum ContactFlags : uint32_t {
   kContactTouching = 1u << 0,
   /// One shape is a sensor: overlap is tracked, no forces.
   kContactSensor = 1u << 1,
-  /// Set when the broad phase reported this pair in the current step; a
-  /// contact left without it is destroyed in one batch pass (seed 000
-  /// §4.2.2).
+  /// Set on every live contact between steps: a contact that the step's
+  /// pairs no longer name (and whose bodies are not both at rest) is
+  /// destroyed in one batch pass (seed 000 §4.2.2). Kept in snapshots for
+  /// their format; a snapshot contact without it is rejected.
   kContactPersisted = 1u << 2,
   /// Report begin/end events for this contact.
   kContactEnableEvents = 1u << 3,

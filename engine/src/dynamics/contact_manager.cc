@@ -5,6 +5,7 @@
 
 #include "atoll/assert.h"
 #include "atoll/manifold.h"
+#include "broad_phase/pair_sort.h"
 #include "dynamics/island.h"
 #include "world/world_state.h"
 
@@ -168,42 +169,57 @@ void DestroyContact(WorldState* w, int32_t index, EndEventTarget target,
 }
 
 void UpdateContacts(WorldState* w) {
-  // Match this step's pairs to contacts (seed 000 §4.2.2): clear every
-  // persistence flag, set it on each contact a pair names, create contacts
-  // for new pairs.
-  // Contacts whose bodies are both asleep or static are not reported (their
-  // proxies are all in the static part of the broad phase); they persist
-  // as they are until something wakes one side.
-  const int32_t capacity = w->contact_ids.Capacity();
-  w->executor->ParallelFor(capacity, 256, [w](int32_t begin, int32_t end) {
-    for (int32_t i = begin; i < end; ++i) {
-      if (!w->contact_ids.IsAlive(i)) continue;
-      Contact& c = w->contacts[i];
-      if (ProxyIsStatic(w->bodies[c.body_a]) && ProxyIsStatic(w->bodies[c.body_b])) {
-        c.flags |= kContactPersisted;
-      } else {
-        c.flags &= ~kContactPersisted;
-      }
-    }
-  });
-  // Pairs are unique, so each contact is named by one pair at most: the
-  // lookups (read-only) and flag updates (one contact each) run in parallel;
-  // what is new is created afterwards, in pair order.
+  // Match this step's pairs to contacts (seed 000 §4.2.2): find the contact
+  // each pair names, create contacts for new pairs, then destroy the
+  // contacts no pair named in one batch pass. Contacts whose bodies are
+  // both asleep or static are not reported (their proxies are all in the
+  // static part of the broad phase); they persist as they are until
+  // something wakes one side.
+  //
+  // Both pair lists are sorted by key, so last step's contacts are found by
+  // a merge; only pairs it does not know (new pairs, pairs of bodies that
+  // just woke, everything after a restore) search their body's contacts.
   const int32_t pair_count = static_cast<int32_t>(w->pairs.size());
   w->pair_contacts.resize(w->pairs.size());
-  w->executor->ParallelFor(pair_count, 256, [w](int32_t begin, int32_t end) {
-    for (int32_t k = begin; k < end; ++k) {
-      const ProxyPair& pair = w->pairs[k];
-      const int32_t found = FindContact(*w, pair.a, pair.b);
-      if (found != kNullIndex) w->contacts[found].flags |= kContactPersisted;
-      w->pair_contacts[k] = found;
+  const size_t last_count = w->last_pair_keys.size();
+  size_t j = 0;
+  for (int32_t k = 0; k < pair_count; ++k) {
+    const ProxyPair& pair = w->pairs[k];
+    const uint64_t key = PairKey(pair.a, pair.b);
+    while (j < last_count && w->last_pair_keys[j] < key) ++j;
+    int32_t found = kNullIndex;
+    bool known = false;
+    if (j < last_count && w->last_pair_keys[j] == key) {
+      const int32_t c = w->last_pair_contacts[j];
+      if (c == kNullIndex) {
+        // No contact last step, and only this function creates them (the
+        // creation pass below asks again whether the pair may collide).
+        known = true;
+      } else if (w->contact_ids.IsAlive(c) &&
+                 w->contact_ids.Generation(c) == w->last_pair_generations[j]) {
+        found = c;
+        known = true;
+      }
     }
-  });
+    if (!known) found = FindContact(*w, pair.a, pair.b);
+    w->pair_contacts[k] = found;
+  }
   for (int32_t k = 0; k < pair_count; ++k) {
     const ProxyPair& pair = w->pairs[k];
     if (w->pair_contacts[k] == kNullIndex && ShouldCreateContact(*w, pair.a, pair.b)) {
-      CreateContact(w, pair.a, pair.b);
+      w->pair_contacts[k] = CreateContact(w, pair.a, pair.b);
     }
+  }
+  w->contact_matched.assign(static_cast<size_t>(w->contact_ids.Capacity()), 0);
+  w->last_pair_keys.resize(w->pairs.size());
+  w->last_pair_contacts.resize(w->pairs.size());
+  w->last_pair_generations.resize(w->pairs.size());
+  for (int32_t k = 0; k < pair_count; ++k) {
+    const int32_t c = w->pair_contacts[k];
+    w->last_pair_keys[k] = PairKey(w->pairs[k].a, w->pairs[k].b);
+    w->last_pair_contacts[k] = c;
+    w->last_pair_generations[k] = c != kNullIndex ? w->contact_ids.Generation(c) : 0;
+    if (c != kNullIndex) w->contact_matched[c] = 1;
   }
 
   // Batch removal of contacts whose pair vanished. Records go first; the
@@ -211,9 +227,9 @@ void UpdateContacts(WorldState* w) {
   // instead of a search per removed contact.
   std::vector<int32_t> affected_bodies;
   for (int32_t i = 0; i < w->contact_ids.Capacity(); ++i) {
-    if (!w->contact_ids.IsAlive(i)) continue;
+    if (w->contact_matched[i] != 0 || !w->contact_ids.IsAlive(i)) continue;
     Contact& c = w->contacts[i];
-    if ((c.flags & kContactPersisted) != 0) continue;
+    if (ProxyIsStatic(w->bodies[c.body_a]) && ProxyIsStatic(w->bodies[c.body_b])) continue;
     EmitEnd(w, c, EndEventTarget::kCurrentStep);
     if (c.island != kNullIndex) UnlinkContact(w, i);
     affected_bodies.push_back(c.body_a);

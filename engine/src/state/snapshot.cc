@@ -611,7 +611,10 @@ class Parser {
         return false;
       }
     }
-    return r_.ok() && Finite(m.normal) && IsFinite(c->friction) && IsFinite(c->restitution);
+    // Between steps every live contact carries kContactPersisted
+    // (contact_manager.cc relies on it).
+    return r_.ok() && Finite(m.normal) && IsFinite(c->friction) && IsFinite(c->restitution) &&
+           (c->flags & kContactPersisted) != 0;
   }
 
   struct FieldReader {

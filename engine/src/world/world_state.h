@@ -80,9 +80,19 @@ struct WorldState {
   /// Per-contact narrow-phase outcome (0 none, 1 began, 2 ended), written
   /// by the parallel narrow phase, read in index order afterwards.
   std::vector<uint8_t> touch_change;
-  /// Per broad-phase pair: its existing contact, or kNullIndex (found in
-  /// parallel, then new contacts are created in pair order).
+  /// Per broad-phase pair: its contact, or kNullIndex (then one is created
+  /// if the pair may collide).
   std::vector<int32_t> pair_contacts;
+  /// Per contact: named by this step's pairs (or created by them).
+  std::vector<uint8_t> contact_matched;
+  /// Last step's pairs as keys (PairKey order) and the contact each named,
+  /// with its generation: matching this step's sorted pairs against them is
+  /// a merge instead of a search per pair. A lookup cache only, validated on
+  /// use (a freed or reused contact slot has another generation); a restored
+  /// world starts without it and searches.
+  std::vector<uint64_t> last_pair_keys;
+  std::vector<int32_t> last_pair_contacts;
+  std::vector<uint16_t> last_pair_generations;
   /// Solver arrays and the like (world.cc).
   std::unique_ptr<WorldScratch> scratch;
 };

@@ -131,6 +131,28 @@ TEST(SnapshotTest, BadGeometryIsRejectedEvenOverAValidShape) {
   EXPECT_EQ(HashWorld(*world), before);
 }
 
+// Between steps every live contact carries kContactPersisted (the contact
+// manager relies on it); a snapshot contact without it is malformed.
+TEST(SnapshotTest, ContactWithoutPersistedFlagIsRejected) {
+  auto world = BusyWorld(4);
+  testing::StepN(world.get(), 40);
+  const uint64_t before = HashWorld(*world);
+  auto copy = LoadSnapshot(SaveSnapshot(*world)).value();
+  WorldState& s = copy->state();
+  int32_t poked = -1;
+  for (int32_t i = 0; i < s.contact_ids.Capacity() && poked < 0; ++i) {
+    if (!s.contact_ids.IsAlive(i)) continue;
+    EXPECT_NE(s.contacts[i].flags & kContactPersisted, 0u);
+    s.contacts[i].flags &= ~kContactPersisted;
+    poked = i;
+  }
+  ASSERT_GE(poked, 0) << "the scene should have contacts by now";
+  const absl::Status status = RestoreSnapshot(SaveSnapshot(*copy), world.get());
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_NE(status.message().find("contact"), std::string::npos) << status;
+  EXPECT_EQ(HashWorld(*world), before);
+}
+
 // Every joint type, with motors, limits and springs at work, on a ground
 // with a few loose boxes hitting them.
 std::unique_ptr<World> JointWorld() {
