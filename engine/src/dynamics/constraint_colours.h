@@ -108,16 +108,23 @@ class ConstraintColours {
   /// Where constraint i is in order().
   int32_t Position(int32_t i) const { return position_[i]; }
 
-  /// Appends the stages of one pass over every constraint to `runner`: one
-  /// stage per non-empty colour, in blocks of at least `grain` positions in
-  /// order(), then the overflow as a single block (its constraints share
-  /// bodies, so they run in order on one thread).
-  void AddStages(StageRunner* runner, int32_t tag, int32_t grain, int32_t concurrency) const {
+  /// Where each colour's constraints begin in order() (the overflow's at
+  /// kColourCount, the end at kColourCount + 1).
+  using Starts = std::array<int32_t, kColourCount + 2>;
+  const Starts& starts() const { return starts_; }
+
+  /// Appends the stages of one pass to `runner`, over items laid out by
+  /// colour as `starts` says (starts() for constraints in order()): one
+  /// stage per non-empty colour, in blocks of at least `grain` items, then
+  /// the overflow as a single block (its constraints share bodies, so they
+  /// run in order on one thread).
+  static void AddStages(const Starts& starts, StageRunner* runner, int32_t tag, int32_t grain,
+                        int32_t concurrency) {
     for (int32_t c = 0; c < kColourCount; ++c) {
-      runner->Add(tag, starts_[c], ColourSize(c), grain, concurrency);
+      runner->Add(tag, starts[c], starts[c + 1] - starts[c], grain, concurrency);
     }
-    const int32_t overflow = ColourSize(kColourCount);
-    runner->Add(tag, starts_[kColourCount], overflow, overflow, concurrency);
+    const int32_t overflow = starts[kColourCount + 1] - starts[kColourCount];
+    runner->Add(tag, starts[kColourCount], overflow, overflow, concurrency);
   }
 
   /// Constraints in colour c (c == kColourCount: the overflow).
@@ -133,7 +140,7 @@ class ConstraintColours {
 
   std::vector<int32_t> order_;
   std::vector<int32_t> position_;
-  std::array<int32_t, kColourCount + 2> starts_{};
+  Starts starts_{};
   std::vector<uint64_t> bits_;
   std::vector<uint8_t> colour_of_;
   // Per body slot: the colour of the last constraint coloured on it.

@@ -1,5 +1,6 @@
 #include "dynamics/contact_solver.h"
 
+#include "core/float4.h"
 #include "dynamics/constraint_colours.h"
 #include "dynamics/island.h"
 #include "world/world_state.h"
@@ -7,71 +8,148 @@
 namespace atl {
 namespace {
 
-// Reads a body's solver state, or the static stand-in.
-inline SolverBody Load(const SolverBody* bodies, int32_t index) {
-  return index >= 0 ? bodies[index] : kStaticSolverBody;
+// The solver state of the four bodies on one side of a group, one lane per
+// constraint (SolverBody's fields as columns).
+struct Bodies4 {
+  Float4 vx, vy, w, pad;
+  Float4 dpx, dpy, qc, qs;
+};
+
+static_assert(sizeof(SolverBody) == 8 * sizeof(float), "SolverBody is eight floats");
+
+#define ATOLL_INLINE inline __attribute__((always_inline))
+
+// Reads the velocities of four bodies (every lane names a slot; the static
+// stand-in has its own).
+ATOLL_INLINE void GatherVelocities(const SolverBody* bodies, const int32_t index[4], Bodies4* b) {
+  b->vx = Load4(reinterpret_cast<const float*>(bodies + index[0]));
+  b->vy = Load4(reinterpret_cast<const float*>(bodies + index[1]));
+  b->w = Load4(reinterpret_cast<const float*>(bodies + index[2]));
+  b->pad = Load4(reinterpret_cast<const float*>(bodies + index[3]));
+  Transpose4(&b->vx, &b->vy, &b->w, &b->pad);
 }
-// Writes back only bodies the constraint moves: a kinematic body is read by
-// many constraints of one colour at once (constraint_colours.h).
-inline void StoreA(SolverBody* bodies, const ContactConstraint& cc,
-                   const SolverBody& b) {
-  if (ConstraintMoves(cc.index_a, cc.inv_mass_a, cc.inv_inertia_a))
-    bodies[cc.index_a] = b;
+
+// Reads the velocities and the motion since the step began.
+ATOLL_INLINE void Gather(const SolverBody* bodies, const int32_t index[4], Bodies4* b) {
+  GatherVelocities(bodies, index, b);
+  b->dpx = Load4(reinterpret_cast<const float*>(bodies + index[0]) + 4);
+  b->dpy = Load4(reinterpret_cast<const float*>(bodies + index[1]) + 4);
+  b->qc = Load4(reinterpret_cast<const float*>(bodies + index[2]) + 4);
+  b->qs = Load4(reinterpret_cast<const float*>(bodies + index[3]) + 4);
+  Transpose4(&b->dpx, &b->dpy, &b->qc, &b->qs);
 }
-inline void StoreB(SolverBody* bodies, const ContactConstraint& cc,
-                   const SolverBody& b) {
-  if (ConstraintMoves(cc.index_b, cc.inv_mass_b, cc.inv_inertia_b))
-    bodies[cc.index_b] = b;
+
+// Writes back the velocities of the bodies the constraints move; a body
+// only read (static, kinematic) is shared by many constraints at once
+// (constraint_colours.h). The contact passes change nothing but velocities.
+ATOLL_INLINE void Scatter(SolverBody* bodies, const int32_t index[4], const uint8_t moves[4],
+                          Bodies4 b) {
+  Transpose4(&b.vx, &b.vy, &b.w, &b.pad);
+  if (moves[0] != 0) Store4(reinterpret_cast<float*>(bodies + index[0]), b.vx);
+  if (moves[1] != 0) Store4(reinterpret_cast<float*>(bodies + index[1]), b.vy);
+  if (moves[2] != 0) Store4(reinterpret_cast<float*>(bodies + index[2]), b.w);
+  if (moves[3] != 0) Store4(reinterpret_cast<float*>(bodies + index[3]), b.pad);
+}
+
+// The velocity of a body's anchor point r: v + w x r.
+struct Velocity4 {
+  Float4 x, y;
+};
+ATOLL_INLINE Velocity4 PointVelocity(const Bodies4& b, Float4 rx, Float4 ry) {
+  // Cross(w, r) = {-w * r.y, w * r.x}.
+  return {b.vx + (-b.w) * ry, b.vy + b.w * rx};
+}
+
+// v -= m * p and w -= i * cross(r, p) on side a, the opposite on side b,
+// in the lanes of `active` only.
+ATOLL_INLINE void ApplyImpulse(Mask4 active, Float4 px, Float4 py, Float4 ma, Float4 ia, Float4 rax,
+                  Float4 ray, Float4 mb, Float4 ib, Float4 rbx, Float4 rby, Bodies4* a,
+                  Bodies4* b) {
+  a->vx = Select(active, a->vx - ma * px, a->vx);
+  a->vy = Select(active, a->vy - ma * py, a->vy);
+  a->w = Select(active, a->w - ia * (rax * py - ray * px), a->w);
+  b->vx = Select(active, b->vx + mb * px, b->vx);
+  b->vy = Select(active, b->vy + mb * py, b->vy);
+  b->w = Select(active, b->w + ib * (rbx * py - rby * px), b->w);
+}
+
+// Max(a, b) and Clamp(a, lo, hi) of atoll/math.h, lane by lane.
+ATOLL_INLINE Float4 Max4(Float4 a, Float4 b) { return Select(a > b, a, b); }
+ATOLL_INLINE Float4 Clamp4(Float4 a, Float4 lo, Float4 hi) {
+  return Select(a < lo, lo, Select(a > hi, hi, a));
 }
 
 }  // namespace
 
-void PrepareContact(const WorldState& w,
-                    const std::vector<SolverBodyParams>& params, int32_t i,
-                    ContactConstraint* out) {
+void ClearContactLane(ContactGroup* g, int32_t lane, int32_t static_slot) {
+  g->index_a[lane] = g->index_b[lane] = static_slot;
+  g->contact[lane] = -1;
+  g->moves_a[lane] = g->moves_b[lane] = 0;
+  g->normal_x[lane] = g->normal_y[lane] = 0.0f;
+  g->friction[lane] = g->restitution[lane] = 0.0f;
+  g->inv_mass_a[lane] = g->inv_inertia_a[lane] = 0.0f;
+  g->inv_mass_b[lane] = g->inv_inertia_b[lane] = 0.0f;
+  for (int32_t j = 0; j < 2; ++j) {
+    g->has_point[j][lane] = 0;
+    ContactGroup::Points& cp = g->points[j];
+    cp.anchor_ax[lane] = cp.anchor_ay[lane] = cp.anchor_bx[lane] = cp.anchor_by[lane] = 0.0f;
+    cp.base_separation[lane] = cp.relative_velocity[lane] = 0.0f;
+    cp.normal_impulse[lane] = cp.tangent_impulse[lane] = cp.max_normal_impulse[lane] = 0.0f;
+    cp.normal_mass[lane] = cp.tangent_mass[lane] = 0.0f;
+  }
+}
+
+void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& params, int32_t i,
+                    int32_t static_slot, ContactGroup* g, int32_t lane) {
   const Contact& c = w.contacts[i];
   const Body& ba = w.bodies[c.body_a];
   const Body& bb = w.bodies[c.body_b];
   const int32_t ia = ba.solver_index;
   const int32_t ib = bb.solver_index;
-  ContactConstraint& cc = *out;
-  cc = ContactConstraint();
-  cc.index_a = ia;
-  cc.index_b = ib;
-  cc.contact = i;
-  cc.normal = c.manifold.normal;
-  cc.friction = c.friction;
-  cc.restitution = c.restitution;
-  cc.inv_mass_a = ia >= 0 ? params[ia].inv_mass : 0.0f;
-  cc.inv_inertia_a = ia >= 0 ? params[ia].inv_inertia : 0.0f;
-  cc.inv_mass_b = ib >= 0 ? params[ib].inv_mass : 0.0f;
-  cc.inv_inertia_b = ib >= 0 ? params[ib].inv_inertia : 0.0f;
-  cc.point_count = c.manifold.point_count;
+  ClearContactLane(g, lane, static_slot);
+  g->index_a[lane] = ia >= 0 ? ia : static_slot;
+  g->index_b[lane] = ib >= 0 ? ib : static_slot;
+  g->contact[lane] = i;
+  g->normal_x[lane] = c.manifold.normal.x;
+  g->normal_y[lane] = c.manifold.normal.y;
+  g->friction[lane] = c.friction;
+  g->restitution[lane] = c.restitution;
+  const float ma = ia >= 0 ? params[ia].inv_mass : 0.0f;
+  const float ia_ = ia >= 0 ? params[ia].inv_inertia : 0.0f;
+  const float mb = ib >= 0 ? params[ib].inv_mass : 0.0f;
+  const float ib_ = ib >= 0 ? params[ib].inv_inertia : 0.0f;
+  g->inv_mass_a[lane] = ma;
+  g->inv_inertia_a[lane] = ia_;
+  g->inv_mass_b[lane] = mb;
+  g->inv_inertia_b[lane] = ib_;
+  g->moves_a[lane] = ConstraintMoves(ia, ma, ia_) ? 1 : 0;
+  g->moves_b[lane] = ConstraintMoves(ib, mb, ib_) ? 1 : 0;
 
-  const Vec2 n = cc.normal;
+  const Vec2 n = c.manifold.normal;
   const Vec2 t = RightPerp(n);
-  const float ma = cc.inv_mass_a, mb = cc.inv_mass_b;
-  const float ia_ = cc.inv_inertia_a, ib_ = cc.inv_inertia_b;
   const Vec2 va = ba.linear_velocity, vb = bb.linear_velocity;
   const float wa = ba.angular_velocity, wb = bb.angular_velocity;
-  for (int32_t j = 0; j < cc.point_count; ++j) {
+  for (int32_t j = 0; j < c.manifold.point_count; ++j) {
     const ManifoldPoint& mp = c.manifold.points[j];
-    ContactConstraintPoint& cp = cc.points[j];
-    cp.normal_impulse = mp.normal_impulse;
-    cp.tangent_impulse = mp.tangent_impulse;
-    cp.max_normal_impulse = 0.0f;
-    cp.anchor_a = mp.point - ba.center;
-    cp.anchor_b = mp.point - bb.center;
-    cp.base_separation = mp.separation - Dot(cp.anchor_b - cp.anchor_a, n);
-    const float rna = Cross(cp.anchor_a, n), rnb = Cross(cp.anchor_b, n);
+    ContactGroup::Points& cp = g->points[j];
+    g->has_point[j][lane] = 1;
+    cp.normal_impulse[lane] = mp.normal_impulse;
+    cp.tangent_impulse[lane] = mp.tangent_impulse;
+    const Vec2 anchor_a = mp.point - ba.center;
+    const Vec2 anchor_b = mp.point - bb.center;
+    cp.anchor_ax[lane] = anchor_a.x;
+    cp.anchor_ay[lane] = anchor_a.y;
+    cp.anchor_bx[lane] = anchor_b.x;
+    cp.anchor_by[lane] = anchor_b.y;
+    cp.base_separation[lane] = mp.separation - Dot(anchor_b - anchor_a, n);
+    const float rna = Cross(anchor_a, n), rnb = Cross(anchor_b, n);
     const float kn = ma + mb + ia_ * rna * rna + ib_ * rnb * rnb;
-    cp.normal_mass = kn > 0.0f ? 1.0f / kn : 0.0f;
-    const float rta = Cross(cp.anchor_a, t), rtb = Cross(cp.anchor_b, t);
+    cp.normal_mass[lane] = kn > 0.0f ? 1.0f / kn : 0.0f;
+    const float rta = Cross(anchor_a, t), rtb = Cross(anchor_b, t);
     const float kt = ma + mb + ia_ * rta * rta + ib_ * rtb * rtb;
-    cp.tangent_mass = kt > 0.0f ? 1.0f / kt : 0.0f;
-    const Vec2 dv =
-        (vb + Cross(wb, cp.anchor_b)) - (va + Cross(wa, cp.anchor_a));
-    cp.relative_velocity = Dot(n, dv);
+    cp.tangent_mass[lane] = kt > 0.0f ? 1.0f / kt : 0.0f;
+    const Vec2 dv = (vb + Cross(wb, anchor_b)) - (va + Cross(wa, anchor_a));
+    cp.relative_velocity[lane] = Dot(n, dv);
   }
 }
 
@@ -92,140 +170,171 @@ void CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyPara
   }
 }
 
-void WarmStartContact(const ContactConstraint& cc, SolverBody* bodies) {
-  SolverBody a = Load(bodies, cc.index_a);
-  SolverBody b = Load(bodies, cc.index_b);
-  const Vec2 n = cc.normal;
-  const Vec2 t = RightPerp(n);
-  for (int32_t j = 0; j < cc.point_count; ++j) {
-    const ContactConstraintPoint& cp = cc.points[j];
-    const Vec2 p = cp.normal_impulse * n + cp.tangent_impulse * t;
-    a.angular_velocity -= cc.inv_inertia_a * Cross(cp.anchor_a, p);
-    a.linear_velocity = MulSub(a.linear_velocity, cc.inv_mass_a, p);
-    b.angular_velocity += cc.inv_inertia_b * Cross(cp.anchor_b, p);
-    b.linear_velocity = MulAdd(b.linear_velocity, cc.inv_mass_b, p);
+void WarmStartContacts(const ContactGroup& g, SolverBody* bodies) {
+  Bodies4 a, b;
+  GatherVelocities(bodies, g.index_a, &a);
+  GatherVelocities(bodies, g.index_b, &b);
+  const Float4 ma = Load4(g.inv_mass_a), ia = Load4(g.inv_inertia_a);
+  const Float4 mb = Load4(g.inv_mass_b), ib = Load4(g.inv_inertia_b);
+  const Float4 nx = Load4(g.normal_x), ny = Load4(g.normal_y);
+  // t = RightPerp(n).
+  const Float4 tx = ny, ty = -nx;
+  for (int32_t j = 0; j < 2; ++j) {
+    const Mask4 active = MaskFromLanes(g.has_point[j]);
+    if (!AnyLane(active)) continue;
+    const ContactGroup::Points& cp = g.points[j];
+    const Float4 ni = Load4(cp.normal_impulse), ti = Load4(cp.tangent_impulse);
+    // p = ni * n + ti * t.
+    const Float4 px = ni * nx + ti * tx;
+    const Float4 py = ni * ny + ti * ty;
+    ApplyImpulse(active, px, py, ma, ia, Load4(cp.anchor_ax), Load4(cp.anchor_ay), mb, ib,
+                 Load4(cp.anchor_bx), Load4(cp.anchor_by), &a, &b);
   }
-  StoreA(bodies, cc, a);
-  StoreB(bodies, cc, b);
+  Scatter(bodies, g.index_a, g.moves_a, a);
+  Scatter(bodies, g.index_b, g.moves_b, b);
 }
 
-void SolveContact(ContactConstraint* constraint, SolverBody* bodies,
-                  const Softness& softness, float inv_h,
-                  float max_push_velocity, bool use_bias) {
-  ContactConstraint& cc = *constraint;
-  SolverBody a = Load(bodies, cc.index_a);
-  SolverBody b = Load(bodies, cc.index_b);
-  const float ma = cc.inv_mass_a, ia = cc.inv_inertia_a;
-  const float mb = cc.inv_mass_b, ib = cc.inv_inertia_b;
-  const Vec2 n = cc.normal;
-  const Vec2 t = RightPerp(n);
+void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness, float inv_h,
+                   float max_push_velocity, bool use_bias) {
+  ContactGroup& g = *group;
+  Bodies4 a, b;
+  Gather(bodies, g.index_a, &a);
+  Gather(bodies, g.index_b, &b);
+  const Float4 ma = Load4(g.inv_mass_a), ia = Load4(g.inv_inertia_a);
+  const Float4 mb = Load4(g.inv_mass_b), ib = Load4(g.inv_inertia_b);
+  const Float4 nx = Load4(g.normal_x), ny = Load4(g.normal_y);
+  const Float4 tx = ny, ty = -nx;
+  const Float4 zero = Splat4(0.0f), one = Splat4(1.0f);
+  const Float4 inv_h4 = Splat4(inv_h);
+  const Float4 bias_rate = Splat4(softness.bias_rate);
+  const Float4 soft_mass_scale = Splat4(softness.mass_scale);
+  const Float4 soft_impulse_scale = Splat4(softness.impulse_scale);
+  const Float4 min_bias = Splat4(-max_push_velocity);
   // Motion of the bodies since the step began.
-  const Vec2 dp = b.delta_position - a.delta_position;
-  Vec2 moved[2];  // relative anchor motion per point
+  const Float4 dpx = b.dpx - a.dpx, dpy = b.dpy - a.dpy;
+  Float4 moved_x[2], moved_y[2];  // relative anchor motion per point
+  Mask4 active[2];
 
-  for (int32_t j = 0; j < cc.point_count; ++j) {
-    ContactConstraintPoint& cp = cc.points[j];
-    // Where the anchors are now relative to where they started.
+  for (int32_t j = 0; j < 2; ++j) {
+    active[j] = MaskFromLanes(g.has_point[j]);
+    if (!AnyLane(active[j])) continue;
+    ContactGroup::Points& cp = g.points[j];
+    const Float4 rax = Load4(cp.anchor_ax), ray = Load4(cp.anchor_ay);
+    const Float4 rbx = Load4(cp.anchor_bx), rby = Load4(cp.anchor_by);
     // Separation from how the anchors moved since the step began; the
     // velocity Jacobian keeps the step-start anchors, consistent with the
     // effective mass computed in PrepareContact.
-    const Vec2 ra = cp.anchor_a;
-    const Vec2 rb = cp.anchor_b;
-    const Vec2 d = dp + (RotateVector(b.delta_rotation, rb) - RotateVector(a.delta_rotation, ra));
-    moved[j] = d;
-    const float s = Dot(n, d) + cp.base_separation;
+    // d = dp + (RotateVector(qb, rb) - RotateVector(qa, ra)).
+    const Float4 rot_bx = b.qc * rbx - b.qs * rby, rot_by = b.qs * rbx + b.qc * rby;
+    const Float4 rot_ax = a.qc * rax - a.qs * ray, rot_ay = a.qs * rax + a.qc * ray;
+    const Float4 dx = dpx + (rot_bx - rot_ax), dy = dpy + (rot_by - rot_ay);
+    moved_x[j] = dx;
+    moved_y[j] = dy;
+    const Float4 s = (nx * dx + ny * dy) + Load4(cp.base_separation);
 
-    float bias = 0.0f, mass_scale = 1.0f, impulse_scale = 0.0f;
-    if (s > 0.0f) {
-      // Speculative: allow closing the gap within this substep, no more.
-      bias = s * inv_h;
-    } else if (use_bias) {
-      bias = Max(softness.bias_rate * s, -max_push_velocity);
-      mass_scale = softness.mass_scale;
-      impulse_scale = softness.impulse_scale;
-    }
-    const Vec2 dv = (b.linear_velocity + Cross(b.angular_velocity, rb)) -
-                    (a.linear_velocity + Cross(a.angular_velocity, ra));
-    const float vn = Dot(dv, n);
-    float impulse = -cp.normal_mass * mass_scale * (vn + bias) -
-                    impulse_scale * cp.normal_impulse;
-    const float accumulated = Max(cp.normal_impulse + impulse, 0.0f);
-    impulse = accumulated - cp.normal_impulse;
-    cp.normal_impulse = accumulated;
-    cp.max_normal_impulse = Max(cp.max_normal_impulse, impulse);
-
-    const Vec2 p = impulse * n;
-    a.linear_velocity = MulSub(a.linear_velocity, ma, p);
-    a.angular_velocity -= ia * Cross(ra, p);
-    b.linear_velocity = MulAdd(b.linear_velocity, mb, p);
-    b.angular_velocity += ib * Cross(rb, p);
-  }
-
-  for (int32_t j = 0; j < cc.point_count; ++j) {
-    ContactConstraintPoint& cp = cc.points[j];
-    const Vec2 ra = cp.anchor_a;
-    const Vec2 rb = cp.anchor_b;
-    const Vec2 dv = (b.linear_velocity + Cross(b.angular_velocity, rb)) -
-                    (a.linear_velocity + Cross(a.angular_velocity, ra));
-    float vt = Dot(dv, t);
+    // Speculative (s > 0): allow closing the gap within this substep, no
+    // more. Overlap, with bias: soft push-out, capped.
+    const Mask4 speculative = s > zero;
+    Float4 bias, mass_scale, impulse_scale;
     if (use_bias) {
-      // Anchor drift along the surface since the step began.
-      // (The normal loop's anchor motion: the rotations have not changed.)
-      const Vec2 d = moved[j];
-      vt += softness.bias_rate * Dot(t, d - (cp.anchor_b - cp.anchor_a));
+      const Float4 push = bias_rate * s;
+      bias = Select(speculative, s * inv_h4, Max4(push, min_bias));
+      mass_scale = Select(speculative, one, soft_mass_scale);
+      impulse_scale = Select(speculative, zero, soft_impulse_scale);
+    } else {
+      bias = Select(speculative, s * inv_h4, zero);
+      mass_scale = one;
+      impulse_scale = zero;
     }
-    const float limit = cc.friction * cp.normal_impulse;
-    float impulse = -cp.tangent_mass * vt;
-    const float accumulated = Clamp(cp.tangent_impulse + impulse, -limit, limit);
-    impulse = accumulated - cp.tangent_impulse;
-    cp.tangent_impulse = accumulated;
-    const Vec2 p = impulse * t;
-    a.linear_velocity = MulSub(a.linear_velocity, ma, p);
-    a.angular_velocity -= ia * Cross(ra, p);
-    b.linear_velocity = MulAdd(b.linear_velocity, mb, p);
-    b.angular_velocity += ib * Cross(rb, p);
+    const Velocity4 vb = PointVelocity(b, rbx, rby);
+    const Velocity4 va = PointVelocity(a, rax, ray);
+    const Float4 vn = (vb.x - va.x) * nx + (vb.y - va.y) * ny;
+    const Float4 ni = Load4(cp.normal_impulse);
+    Float4 impulse = -Load4(cp.normal_mass) * mass_scale * (vn + bias) - impulse_scale * ni;
+    const Float4 accumulated = Max4(ni + impulse, zero);
+    impulse = accumulated - ni;
+    Store4(cp.normal_impulse, Select(active[j], accumulated, ni));
+    const Float4 max_ni = Load4(cp.max_normal_impulse);
+    Store4(cp.max_normal_impulse, Select(active[j], Max4(max_ni, impulse), max_ni));
+    ApplyImpulse(active[j], impulse * nx, impulse * ny, ma, ia, rax, ray, mb, ib, rbx, rby, &a,
+                 &b);
   }
-  StoreA(bodies, cc, a);
-  StoreB(bodies, cc, b);
+
+  const Float4 friction = Load4(g.friction);
+  for (int32_t j = 0; j < 2; ++j) {
+    if (!AnyLane(active[j])) continue;
+    ContactGroup::Points& cp = g.points[j];
+    const Float4 rax = Load4(cp.anchor_ax), ray = Load4(cp.anchor_ay);
+    const Float4 rbx = Load4(cp.anchor_bx), rby = Load4(cp.anchor_by);
+    const Velocity4 vb = PointVelocity(b, rbx, rby);
+    const Velocity4 va = PointVelocity(a, rax, ray);
+    Float4 vt = (vb.x - va.x) * tx + (vb.y - va.y) * ty;
+    if (use_bias) {
+      // Anchor drift along the surface since the step began (the normal
+      // loop's anchor motion: the rotations have not changed).
+      const Float4 wx = moved_x[j] - (rbx - rax), wy = moved_y[j] - (rby - ray);
+      vt = vt + bias_rate * (tx * wx + ty * wy);
+    }
+    const Float4 ti = Load4(cp.tangent_impulse);
+    const Float4 limit = friction * Load4(cp.normal_impulse);
+    Float4 impulse = -Load4(cp.tangent_mass) * vt;
+    const Float4 accumulated = Clamp4(ti + impulse, -limit, limit);
+    impulse = accumulated - ti;
+    Store4(cp.tangent_impulse, Select(active[j], accumulated, ti));
+    ApplyImpulse(active[j], impulse * tx, impulse * ty, ma, ia, rax, ray, mb, ib, rbx, rby, &a,
+                 &b);
+  }
+  Scatter(bodies, g.index_a, g.moves_a, a);
+  Scatter(bodies, g.index_b, g.moves_b, b);
 }
 
-void ApplyRestitution(ContactConstraint* constraint, SolverBody* bodies,
-                      float threshold) {
-  ContactConstraint& cc = *constraint;
-  if (cc.restitution == 0.0f) return;
-  SolverBody a = Load(bodies, cc.index_a);
-  SolverBody b = Load(bodies, cc.index_b);
-  const Vec2 n = cc.normal;
-  for (int32_t j = 0; j < cc.point_count; ++j) {
-    ContactConstraintPoint& cp = cc.points[j];
-    // Only where the bodies approached fast enough and the contact
-    // actually pushed during the step.
-    if (cp.relative_velocity > -threshold || cp.max_normal_impulse == 0.0f) continue;
-    const Vec2 ra = cp.anchor_a;
-    const Vec2 rb = cp.anchor_b;
-    const Vec2 dv = (b.linear_velocity + Cross(b.angular_velocity, rb)) -
-                    (a.linear_velocity + Cross(a.angular_velocity, ra));
-    const float vn = Dot(dv, n);
-    float impulse = -cp.normal_mass * (vn + cc.restitution * cp.relative_velocity);
-    const float accumulated = Max(cp.normal_impulse + impulse, 0.0f);
-    impulse = accumulated - cp.normal_impulse;
-    cp.normal_impulse = accumulated;
-    cp.max_normal_impulse = Max(cp.max_normal_impulse, impulse);
-    const Vec2 p = impulse * n;
-    a.linear_velocity = MulSub(a.linear_velocity, cc.inv_mass_a, p);
-    a.angular_velocity -= cc.inv_inertia_a * Cross(ra, p);
-    b.linear_velocity = MulAdd(b.linear_velocity, cc.inv_mass_b, p);
-    b.angular_velocity += cc.inv_inertia_b * Cross(rb, p);
+void ApplyRestitution(ContactGroup* group, SolverBody* bodies, float threshold) {
+  ContactGroup& g = *group;
+  const Float4 zero = Splat4(0.0f);
+  const Float4 restitution = Load4(g.restitution);
+  const Mask4 bouncy = !(restitution == zero);
+  if (!AnyLane(bouncy)) return;
+  Bodies4 a, b;
+  GatherVelocities(bodies, g.index_a, &a);
+  GatherVelocities(bodies, g.index_b, &b);
+  const Float4 ma = Load4(g.inv_mass_a), ia = Load4(g.inv_inertia_a);
+  const Float4 mb = Load4(g.inv_mass_b), ib = Load4(g.inv_inertia_b);
+  const Float4 nx = Load4(g.normal_x), ny = Load4(g.normal_y);
+  const Float4 min_approach = -Splat4(threshold);
+  for (int32_t j = 0; j < 2; ++j) {
+    ContactGroup::Points& cp = g.points[j];
+    const Float4 relative_velocity = Load4(cp.relative_velocity);
+    const Float4 max_ni = Load4(cp.max_normal_impulse);
+    // Only where the bodies approached fast enough and the contact actually
+    // pushed during the step.
+    const Mask4 active = bouncy && MaskFromLanes(g.has_point[j]) &&
+                         !(relative_velocity > min_approach || max_ni == zero);
+    if (!AnyLane(active)) continue;
+    const Float4 rax = Load4(cp.anchor_ax), ray = Load4(cp.anchor_ay);
+    const Float4 rbx = Load4(cp.anchor_bx), rby = Load4(cp.anchor_by);
+    const Velocity4 vb = PointVelocity(b, rbx, rby);
+    const Velocity4 va = PointVelocity(a, rax, ray);
+    const Float4 vn = (vb.x - va.x) * nx + (vb.y - va.y) * ny;
+    const Float4 ni = Load4(cp.normal_impulse);
+    Float4 impulse = -Load4(cp.normal_mass) * (vn + restitution * relative_velocity);
+    const Float4 accumulated = Max4(ni + impulse, zero);
+    impulse = accumulated - ni;
+    Store4(cp.normal_impulse, Select(active, accumulated, ni));
+    Store4(cp.max_normal_impulse, Select(active, Max4(max_ni, impulse), max_ni));
+    ApplyImpulse(active, impulse * nx, impulse * ny, ma, ia, rax, ray, mb, ib, rbx, rby, &a, &b);
   }
-  StoreA(bodies, cc, a);
-  StoreB(bodies, cc, b);
+  Scatter(bodies, g.index_a, g.moves_a, a);
+  Scatter(bodies, g.index_b, g.moves_b, b);
 }
 
-void StoreImpulses(const ContactConstraint& cc, WorldState* w) {
-  Manifold& m = w->contacts[cc.contact].manifold;
-  for (int32_t j = 0; j < cc.point_count; ++j) {
-    m.points[j].normal_impulse = cc.points[j].normal_impulse;
-    m.points[j].tangent_impulse = cc.points[j].tangent_impulse;
+void StoreImpulses(const ContactGroup& g, WorldState* w) {
+  for (int32_t lane = 0; lane < 4; ++lane) {
+    if (g.contact[lane] < 0) continue;
+    Manifold& m = w->contacts[g.contact[lane]].manifold;
+    for (int32_t j = 0; j < m.point_count; ++j) {
+      m.points[j].normal_impulse = g.points[j].normal_impulse[lane];
+      m.points[j].tangent_impulse = g.points[j].tangent_impulse[lane];
+    }
   }
 }
 

@@ -4,7 +4,8 @@
 // substep WarmStart, Solve(use_bias = true) and, after positions are
 // integrated, Solve(use_bias = false) to relax; after the substeps one
 // restitution pass, then StoreImpulses for next step's warm start. The
-// solver (solver.cc) runs each pass colour by colour.
+// solver (solver.cc) runs each pass colour by colour, four constraints of a
+// colour at a time (ContactGroup).
 //
 // Anchors are the contact points relative to each body's center, fixed at
 // the start of the step. The current separation during a substep comes from
@@ -25,37 +26,47 @@ namespace atl {
 
 struct WorldState;
 
-struct ContactConstraintPoint {
-  /// Anchors: contact point minus body center, world orientation, at step
-  /// start.
-  Vec2 anchor_a;
-  Vec2 anchor_b;
-  /// Separation minus the anchors' normal offset: current separation is
-  /// dot(normal, d) + base_separation, d the anchors' relative motion.
-  float base_separation = 0.0f;
-  /// Normal relative velocity at step start, for restitution and hits.
-  float relative_velocity = 0.0f;
-  float normal_impulse = 0.0f;
-  float tangent_impulse = 0.0f;
-  /// Largest normal impulse of the step (restitution applies only where the
-  /// contact pushed).
-  float max_normal_impulse = 0.0f;
-  float normal_mass = 0.0f;
-  float tangent_mass = 0.0f;
-};
-
-struct ContactConstraint {
-  /// Solver body indices; -1 for a static body.
-  int32_t index_a = -1;
-  int32_t index_b = -1;
-  int32_t contact = 0;
-  int32_t point_count = 0;
-  Vec2 normal;
-  float friction = 0.0f;
-  float restitution = 0.0f;
-  float inv_mass_a = 0.0f, inv_inertia_a = 0.0f;
-  float inv_mass_b = 0.0f, inv_inertia_b = 0.0f;
-  ContactConstraintPoint points[2];
+/// Four contact constraints side by side, one per lane, as structures of
+/// arrays: the solver works on a whole group at once (core/float4.h), lane
+/// by lane exactly as it would on one constraint. The constraints of a
+/// group share no body the solver moves (they come from one colour), so
+/// solving them together equals solving them one after another. Unused
+/// lanes (contact -1) and missing second points are masked out.
+struct ContactGroup {
+  /// Solver body slots; a body outside the solve (static) has the static
+  /// slot, which holds kStaticSolverBody.
+  int32_t index_a[4];
+  int32_t index_b[4];
+  /// The world contact of each lane, -1 for an unused lane.
+  int32_t contact[4];
+  /// Whether the constraint moves (writes) its bodies (ConstraintMoves).
+  uint8_t moves_a[4];
+  uint8_t moves_b[4];
+  /// Whether manifold point j exists in each lane.
+  uint8_t has_point[2][4];
+  float normal_x[4], normal_y[4];
+  float friction[4];
+  float restitution[4];
+  float inv_mass_a[4], inv_inertia_a[4];
+  float inv_mass_b[4], inv_inertia_b[4];
+  struct Points {
+    /// Anchors: contact point minus body center, world orientation, at step
+    /// start.
+    float anchor_ax[4], anchor_ay[4];
+    float anchor_bx[4], anchor_by[4];
+    /// Separation minus the anchors' normal offset: current separation is
+    /// dot(normal, d) + base_separation, d the anchors' relative motion.
+    float base_separation[4];
+    /// Normal relative velocity at step start, for restitution and hits.
+    float relative_velocity[4];
+    float normal_impulse[4];
+    float tangent_impulse[4];
+    /// Largest normal impulse of the step (restitution applies only where
+    /// the contact pushed).
+    float max_normal_impulse[4];
+    float normal_mass[4];
+    float tangent_mass[4];
+  } points[2];
 };
 
 /// Lists, in contact index order, the touching non-sensor contacts with a
@@ -64,32 +75,35 @@ struct ContactConstraint {
 void CollectSolverContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
                            std::vector<int32_t>* touching);
 
-/// Builds the constraint of touching contact `contact` into `out` (reads
-/// only the world and `params`, so constraints may be built concurrently).
-void PrepareContact(const WorldState& world, const std::vector<SolverBodyParams>& params,
-                    int32_t contact, ContactConstraint* out);
+/// Makes lane `lane` of `group` unused (its bodies: `static_slot`).
+void ClearContactLane(ContactGroup* group, int32_t lane, int32_t static_slot);
 
-// The per-constraint passes below read and write only the constraint and the
-// solver slots of the bodies it moves (ConstraintMoves), so the constraints
-// of one colour may run concurrently.
+/// Builds the constraint of touching contact `contact` into lane `lane` of
+/// `group`; bodies outside the solve get `static_slot`, the solver slot that
+/// holds kStaticSolverBody. Reads only the world and `params`, so groups
+/// may be built concurrently.
+void PrepareContact(const WorldState& world, const std::vector<SolverBodyParams>& params,
+                    int32_t contact, int32_t static_slot, ContactGroup* group, int32_t lane);
+
+// The passes below read and write only the group and the solver slots of
+// the bodies its constraints move (ConstraintMoves), so the groups of one
+// colour may run concurrently.
 
 /// Applies the accumulated impulses (warm start).
-void WarmStartContact(const ContactConstraint& constraint, SolverBody* bodies);
+void WarmStartContacts(const ContactGroup& group, SolverBody* bodies);
 
-/// One Gauss-Seidel iteration of one constraint. `softness` for penetration
-/// recovery; with use_bias false (relax) overlap is not pushed out, only
-/// velocity solved.
-void SolveContact(ContactConstraint* constraint, SolverBody* bodies,
-                  const Softness& softness, float inv_h,
-                  float max_push_velocity, bool use_bias);
+/// One Gauss-Seidel iteration of the group's constraints. `softness` for
+/// penetration recovery; with use_bias false (relax) overlap is not pushed
+/// out, only velocity solved.
+void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness,
+                   float inv_h, float max_push_velocity, bool use_bias);
 
-/// The restitution pass of one constraint, after the substeps.
-void ApplyRestitution(ContactConstraint* constraint, SolverBody* bodies,
-                      float threshold);
+/// The restitution pass, after the substeps.
+void ApplyRestitution(ContactGroup* group, SolverBody* bodies, float threshold);
 
-/// Writes the constraint's impulses back into its contact's manifold, for
-/// next step's warm start.
-void StoreImpulses(const ContactConstraint& constraint, WorldState* world);
+/// Writes the group's impulses back into its contacts' manifolds, for next
+/// step's warm start.
+void StoreImpulses(const ContactGroup& group, WorldState* world);
 
 }  // namespace atl
 

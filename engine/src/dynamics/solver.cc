@@ -45,6 +45,7 @@ void GatherBodies(WorldState* w, float time_step, SolverScratch* s) {
 // it.
 constexpr int32_t kBodyGrain = 256;
 constexpr int32_t kConstraintGrain = 64;
+constexpr int32_t kGroupGrain = kConstraintGrain / 4;
 
 void IntegrateVelocities(SolverScratch* s, float h, float max_speed, int32_t begin,
                          int32_t end) {
@@ -108,7 +109,7 @@ void FinalizeBodies(WorldState* w, float time_step, SolverScratch* s, int32_t be
 // sleep yet are marked.
 void MarkRestlessIslands(WorldState* w, SolverScratch* s) {
   s->restless_islands.assign(static_cast<size_t>(w->island_ids.Capacity()), 0);
-  for (size_t i = 0; i < s->bodies.size(); ++i) {
+  for (size_t i = 0; i < s->awake_bodies.size(); ++i) {
     const int32_t body = s->awake_bodies[i];
     const Body& b = w->bodies[body];
     // A moving kinematic body keeps whatever it touches or holds awake.
@@ -135,7 +136,7 @@ void MarkRestlessIslands(WorldState* w, SolverScratch* s) {
     }
   }
   const float time_to_sleep = w->def.time_to_sleep;
-  for (size_t i = 0; i < s->bodies.size(); ++i) {
+  for (size_t i = 0; i < s->awake_bodies.size(); ++i) {
     const Body& b = w->bodies[s->awake_bodies[i]];
     if (b.island != kNullIndex && b.sleep_time < time_to_sleep) s->restless_islands[b.island] = 1;
   }
@@ -144,23 +145,51 @@ void MarkRestlessIslands(WorldState* w, SolverScratch* s) {
 void ReportHits(WorldState* w, const SolverScratch& s) {
   const float threshold = w->def.hit_event_threshold;
   // Contact index order (constraints are stored in colour order).
-  for (size_t i = 0; i < s.contacts.size(); ++i) {
-    const ContactConstraint& cc = s.contacts[s.contact_colours.Position(static_cast<int32_t>(i))];
-    const Contact& c = w->contacts[cc.contact];
+  for (size_t i = 0; i < s.touching_contacts.size(); ++i) {
+    const int32_t slot =
+        s.contact_slot_of_position[s.contact_colours.Position(static_cast<int32_t>(i))];
+    const ContactGroup& g = s.contact_groups[slot / 4];
+    const int32_t lane = slot % 4;
+    const Contact& c = w->contacts[g.contact[lane]];
     if ((c.flags & kContactEnableHits) == 0) continue;
     float best = threshold;
     int32_t best_point = -1;
-    for (int32_t j = 0; j < cc.point_count; ++j) {
-      const float approach = -cc.points[j].relative_velocity;
-      if (approach > best && cc.points[j].max_normal_impulse > 0.0f) {
+    for (int32_t j = 0; j < c.manifold.point_count; ++j) {
+      const float approach = -g.points[j].relative_velocity[lane];
+      if (approach > best && g.points[j].max_normal_impulse[lane] > 0.0f) {
         best = approach;
         best_point = j;
       }
     }
     if (best_point < 0) continue;
     w->events.contact_hit.push_back({MakeShapeId(*w, c.shape_a), MakeShapeId(*w, c.shape_b),
-                                     c.manifold.points[best_point].point, cc.normal, best});
+                                     c.manifold.points[best_point].point, c.manifold.normal,
+                                     best});
   }
+}
+
+// Lays the contact constraints out in groups of four, colour by colour
+// (contact_colours.order()), the overflow one constraint per group: its
+// constraints share bodies, so no two may be solved at once.
+void LayOutContactGroups(SolverScratch* s) {
+  const ConstraintColours& colours = s->contact_colours;
+  const int32_t count = static_cast<int32_t>(colours.order().size());
+  s->contact_slot_of_position.resize(static_cast<size_t>(count));
+  int32_t groups = 0;
+  for (int32_t c = 0; c <= ConstraintColours::kColourCount; ++c) {
+    s->contact_group_starts[c] = groups;
+    const int32_t per_group = c < ConstraintColours::kColourCount ? 4 : 1;
+    const int32_t begin = colours.starts()[c];
+    const int32_t size = colours.ColourSize(c);
+    for (int32_t k = 0; k < size; ++k) {
+      s->contact_slot_of_position[begin + k] = (groups + k / per_group) * 4 + k % per_group;
+    }
+    groups += (size + per_group - 1) / per_group;
+  }
+  s->contact_group_starts[ConstraintColours::kColourCount + 1] = groups;
+  s->contact_groups.resize(static_cast<size_t>(groups));
+  s->contact_position_of_slot.assign(static_cast<size_t>(groups) * 4, -1);
+  for (int32_t k = 0; k < count; ++k) s->contact_position_of_slot[s->contact_slot_of_position[k]] = k;
 }
 
 // What each stage of the solve does (StageRunner::Stage::tag).
@@ -239,9 +268,14 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
                                 slots[side] = moves ? slot : -1;
                               }
                             });
-  // Constraints are stored in colour order, so each colour's pass streams
-  // through contiguous memory (random order cost more than the colouring).
-  s->contacts.resize(s->touching_contacts.size());
+  // Constraints are stored by colour, four to a group, so each colour's
+  // pass streams through contiguous memory (random order cost more than the
+  // colouring) and solves four constraints at a time. Group lanes name
+  // bodies outside the solve by one more slot after the bodies, which holds
+  // the static stand-in (never written: no constraint moves it).
+  LayOutContactGroups(s);
+  const int32_t static_slot = body_count;
+  s->bodies.push_back(kStaticSolverBody);
 
   // The rest of the solve is one chain of parallel stages (stage_runner.h),
   // in the order of a serial solve: every pass solves the joints before the
@@ -249,35 +283,47 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   const int32_t threads = ex->concurrency();
   StageRunner& run = s->stages;
   run.Clear();
-  const int32_t contact_count = static_cast<int32_t>(s->contacts.size());
-  run.Add(kPrepareContacts, 0, contact_count, kConstraintGrain, threads);
+  const int32_t group_count = static_cast<int32_t>(s->contact_groups.size());
+  const ConstraintColours::Starts& joint_starts = s->joint_colours.starts();
+  const ConstraintColours::Starts& group_starts = s->contact_group_starts;
+  auto add_pass = [&](int32_t joint_tag, int32_t contact_tag) {
+    ConstraintColours::AddStages(joint_starts, &run, joint_tag, kConstraintGrain, threads);
+    ConstraintColours::AddStages(group_starts, &run, contact_tag, kGroupGrain, threads);
+  };
+  run.Add(kPrepareContacts, 0, group_count, kGroupGrain, threads);
   for (int32_t i = 0; i < substeps; ++i) {
     run.Add(kIntegrateVelocities, 0, body_count, kBodyGrain, threads);
-    s->joint_colours.AddStages(&run, kWarmStartJoints, kConstraintGrain, threads);
-    s->contact_colours.AddStages(&run, kWarmStartContacts, kConstraintGrain, threads);
-    s->joint_colours.AddStages(&run, kSolveJoints, kConstraintGrain, threads);
-    s->contact_colours.AddStages(&run, kSolveContacts, kConstraintGrain, threads);
+    add_pass(kWarmStartJoints, kWarmStartContacts);
+    add_pass(kSolveJoints, kSolveContacts);
     run.Add(kIntegratePositions, 0, body_count, kBodyGrain, threads);
-    s->joint_colours.AddStages(&run, kRelaxJoints, kConstraintGrain, threads);
-    s->contact_colours.AddStages(&run, kRelaxContacts, kConstraintGrain, threads);
+    add_pass(kRelaxJoints, kRelaxContacts);
   }
-  s->contact_colours.AddStages(&run, kRestitution, kConstraintGrain, threads);
-  run.Add(kStoreImpulses, 0, contact_count, kBodyGrain, threads);
+  ConstraintColours::AddStages(group_starts, &run, kRestitution, kGroupGrain, threads);
+  run.Add(kStoreImpulses, 0, group_count, kBodyGrain, threads);
   run.Add(kFinalizeBodies, 0, body_count, kBodyGrain, threads);
 
   SolverBody* bodies = s->bodies.data();
-  ContactConstraint* contacts = s->contacts.data();
+  ContactGroup* groups = s->contact_groups.data();
   const int32_t* joints = s->joints.data();
   const int32_t* joint_order = s->joint_colours.order().data();
   const int32_t* contact_order = s->contact_colours.order().data();
+  const int32_t* position_of_slot = s->contact_position_of_slot.data();
   const float max_speed = w->def.maximum_linear_speed;
   const float restitution_threshold = w->def.restitution_threshold;
   run.Run(ex, /*serial=*/SmallSolve(run), [&](const StageRunner::Stage& stage, int32_t begin,
                                               int32_t end) {
     switch (stage.tag) {
       case kPrepareContacts:
-        for (int32_t k = begin; k < end; ++k) {
-          PrepareContact(*w, s->params, s->touching_contacts[contact_order[k]], &contacts[k]);
+        for (int32_t g = begin; g < end; ++g) {
+          for (int32_t lane = 0; lane < 4; ++lane) {
+            const int32_t k = position_of_slot[g * 4 + lane];
+            if (k < 0) {
+              ClearContactLane(&groups[g], lane, static_slot);
+            } else {
+              PrepareContact(*w, s->params, s->touching_contacts[contact_order[k]], static_slot,
+                             &groups[g], lane);
+            }
+          }
         }
         break;
       case kIntegrateVelocities:
@@ -287,7 +333,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         for (int32_t k = begin; k < end; ++k) WarmStartJoint(w, joints[joint_order[k]], bodies);
         break;
       case kWarmStartContacts:
-        for (int32_t k = begin; k < end; ++k) WarmStartContact(contacts[k], bodies);
+        for (int32_t g = begin; g < end; ++g) WarmStartContacts(groups[g], bodies);
         break;
       case kSolveJoints:
       case kRelaxJoints: {
@@ -300,8 +346,8 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
       case kSolveContacts:
       case kRelaxContacts: {
         const bool use_bias = stage.tag == kSolveContacts;
-        for (int32_t k = begin; k < end; ++k) {
-          SolveContact(&contacts[k], bodies, softness, inv_h, push, use_bias);
+        for (int32_t g = begin; g < end; ++g) {
+          SolveContacts(&groups[g], bodies, softness, inv_h, push, use_bias);
         }
         break;
       }
@@ -309,12 +355,12 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         IntegratePositions(s, h, begin, end);
         break;
       case kRestitution:
-        for (int32_t k = begin; k < end; ++k) {
-          ApplyRestitution(&contacts[k], bodies, restitution_threshold);
+        for (int32_t g = begin; g < end; ++g) {
+          ApplyRestitution(&groups[g], bodies, restitution_threshold);
         }
         break;
       case kStoreImpulses:
-        for (int32_t k = begin; k < end; ++k) StoreImpulses(contacts[k], w);
+        for (int32_t g = begin; g < end; ++g) StoreImpulses(groups[g], w);
         break;
       case kFinalizeBodies:
         FinalizeBodies(w, time_step, s, begin, end);

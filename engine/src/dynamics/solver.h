@@ -20,8 +20,15 @@ struct SolverScratch {
   std::vector<int32_t> awake_bodies;
   std::vector<SolverBody> bodies;
   std::vector<SolverBodyParams> params;
-  /// Contact constraints, grouped by colour (see touching_contacts).
-  std::vector<ContactConstraint> contacts;
+  /// Contact constraints four to a group, the groups laid out by colour:
+  /// colour c's are [contact_group_starts[c], contact_group_starts[c + 1]),
+  /// the overflow's (one constraint per group) last.
+  std::vector<ContactGroup> contact_groups;
+  ConstraintColours::Starts contact_group_starts{};
+  /// Per position in contact_colours.order(): its group * 4 + lane; and per
+  /// group lane, the position it holds (-1: unused lane).
+  std::vector<int32_t> contact_slot_of_position;
+  std::vector<int32_t> contact_position_of_slot;
   /// Per island: a body moved faster than its sleep threshold within the
   /// last time_to_sleep (see UpdateSleep). Filled by the finalize pass.
   std::vector<uint8_t> restless_islands;

@@ -17,7 +17,7 @@ constexpr int32_t kColours = ConstraintColours::kColourCount;
 // stage after stage).
 std::vector<int32_t> PassOrder(const ConstraintColours& colours, int32_t grain) {
   StageRunner run;
-  colours.AddStages(&run, /*tag=*/0, grain, /*concurrency=*/1);
+  ConstraintColours::AddStages(colours.starts(), &run, /*tag=*/0, grain, /*concurrency=*/1);
   std::vector<int32_t> order;
   for (const StageRunner::Stage& stage : run.stages()) {
     for (int32_t k = stage.begin; k < stage.begin + stage.count; ++k) {
@@ -55,7 +55,7 @@ TEST(ConstraintColoursTest, BodiesNotMovedDoNotBlock) {
   });
   EXPECT_EQ(colours.ColourSize(0), 10);
   StageRunner run;
-  colours.AddStages(&run, 0, 1, 4);
+  ConstraintColours::AddStages(colours.starts(), &run, 0, 1, 4);
   ASSERT_EQ(run.stages().size(), 1u);
   EXPECT_EQ(run.stages()[0].count, 10);
 }
@@ -74,7 +74,7 @@ TEST(ConstraintColoursTest, StarOverflowsPastTheLastColourIntoOneBlock) {
   EXPECT_EQ(PassOrder(colours, 1), expected);
   // The overflow's constraints share body 0: one block, run in order.
   StageRunner run;
-  colours.AddStages(&run, 0, /*grain=*/1, /*concurrency=*/8);
+  ConstraintColours::AddStages(colours.starts(), &run, 0, /*grain=*/1, /*concurrency=*/8);
   ASSERT_EQ(run.stages().size(), static_cast<size_t>(kColours + 1));
   EXPECT_EQ(run.stages().back().count, 30 - kColours);
   EXPECT_EQ(run.stages().back().block_count(), 1);
@@ -91,7 +91,7 @@ TEST(ConstraintColoursTest, ColoursShareNoMovedBody) {
   ConstraintColours colours;
   colours.Colour(kConstraints, kBodies, ends);
   StageRunner run;
-  colours.AddStages(&run, 0, 1, 1);
+  ConstraintColours::AddStages(colours.starts(), &run, 0, 1, 1);
   const bool overflow = colours.ColourSize(kColours) > 0;
   for (size_t s = 0; s < run.stages().size(); ++s) {
     if (overflow && s + 1 == run.stages().size()) break;  // the overflow may share
