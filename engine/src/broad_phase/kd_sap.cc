@@ -409,25 +409,53 @@ void KdSap::Detect(const Item* block, int32_t count, const Item* ext,
                    int32_t ext_count) {
   if (count == 0) return;
   constexpr int kOther = 1 - kAxis;
-  // A candidate pair, already overlapping on the sweep axis: the other
-  // axis, the rules, and whether the real boxes overlap too (always, when
-  // the boxes are the real ones).
-  auto emit = [this](const Item& x, const Item& y) {
+  // A candidate pair is kept when `ok` (it overlaps on the sweep axis),
+  // it overlaps on the other axis and it passes the rules. In a crowded
+  // node about half the candidates fail, at random, so a branch on the
+  // outcome would mispredict about every other time; instead every
+  // candidate's key is written and the cursor advances by the outcome.
+  // Key: a << 32 | b << 1 | (real boxes overlap; always, when the boxes are
+  // the real ones).
+  uint64_t* keys = found_.data();
+  int64_t n = found_count_;
+  int64_t capacity = static_cast<int64_t>(found_.size());
+  // Makes room for `more` keys beyond the cursor.
+  auto reserve = [&](int64_t more) {
+    if (n + more <= capacity) return;
+    found_.resize(static_cast<size_t>(std::max(n + more, 2 * capacity)));
+    keys = found_.data();
+    capacity = static_cast<int64_t>(found_.size());
+  };
+  auto emit = [&](const Item& x, const Item& y, uint32_t ok) {
     if constexpr (kMode == Mode::kIncremental) {
-      if ((x.flags & y.flags & kRestFlag) != 0) return;  // in the cache
+      // Pairs of two resting objects come from the cache. Most candidates
+      // of an incremental step are such pairs, so this branch predicts well
+      // and saves them the rest of the test.
+      if ((x.flags & y.flags & kRestFlag) != 0) return;
     }
-    if (LoOf<kOther>(x.box) > HiOf<kOther>(y.box) ||
-        LoOf<kOther>(y.box) > HiOf<kOther>(x.box)) {
-      return;
+    ok &= static_cast<uint32_t>(LoOf<kOther>(x.box) <= HiOf<kOther>(y.box)) &
+          static_cast<uint32_t>(LoOf<kOther>(y.box) <= HiOf<kOther>(x.box)) &
+          static_cast<uint32_t>(x.body != y.body) &
+          static_cast<uint32_t>((x.flags & y.flags & kStaticFlag) == 0);
+    // Rare, so this branch predicts well.
+    if (((x.flags | y.flags) & kCustomFilterFlag) != 0) {
+      ok &= ShouldCollide(filters_[x.id], filters_[y.id]) ? 1u : 0u;
     }
-    if (!AcceptPair(x.id, x.body, x.flags, y.id, y.body, y.flags)) return;
     uint64_t real = 1;
     if constexpr (kMode != Mode::kComplete) {
-      real = Overlaps(x.other, y.other) ? 1u : 0u;
+      real = static_cast<uint64_t>(x.other.lower.x <= y.other.upper.x) &
+             static_cast<uint64_t>(y.other.lower.x <= x.other.upper.x) &
+             static_cast<uint64_t>(x.other.lower.y <= y.other.upper.y) &
+             static_cast<uint64_t>(y.other.lower.y <= x.other.upper.y);
     }
-    const uint64_t key = PairKey(x.id, y.id);
-    keys_.push_back((key & ~0xffffffffull) | ((key & 0xffffffffull) << 1) |
-                    real);
+    // The id order is random too: min and max by masks, not a branch.
+    const uint32_t a = static_cast<uint32_t>(x.id);
+    const uint32_t b = static_cast<uint32_t>(y.id);
+    const uint32_t swap = (a ^ b) & (0u - static_cast<uint32_t>(b < a));
+    const uint64_t lo = a ^ swap;
+    const uint64_t hi = b ^ swap;
+    keys[n] = lo << 32 | hi << 1 | real;
+    n += ok;
   };
   bool all_rest = kMode == Mode::kIncremental;
   float max_extent = 0.0f;
@@ -441,9 +469,10 @@ void KdSap::Detect(const Item* block, int32_t count, const Item* ext,
     for (int32_t i = 0; i < count; ++i) {
       const Item& x = block[i];
       const float hi = HiOf<kAxis>(x.box);
+      reserve(count - i);
       for (int32_t j = i + 1; j < count && LoOf<kAxis>(block[j].box) <= hi;
            ++j) {
-        emit(x, block[j]);
+        emit(x, block[j], 1u);
       }
     }
   }
@@ -467,12 +496,15 @@ void KdSap::Detect(const Item* block, int32_t count, const Item* ext,
         last = mid;
       }
     }
+    reserve(count - first);
     for (int32_t i = first; i < count && LoOf<kAxis>(block[i].box) <= hi_x;
          ++i) {
       // Starting within reach does not mean reaching: check the axis.
-      if (HiOf<kAxis>(block[i].box) >= lo_x) emit(x, block[i]);
+      emit(x, block[i],
+           static_cast<uint32_t>(HiOf<kAxis>(block[i].box) >= lo_x));
     }
   }
+  found_count_ = n;
 }
 
 template <KdSap::Mode kMode>
@@ -821,8 +853,9 @@ void KdSap::ComputePairs(std::vector<ProxyPair>* pairs) {
     mode_ = Mode::kComplete;
   }
   box_is_grown_ = mode_ != Mode::kComplete;
-  keys_.clear();
+  found_count_ = 0;
   Update<true>();
+  keys_.assign(found_.begin(), found_.begin() + found_count_);
   sorter_.SortKeys(&keys_, id_capacity());
 
   if (mode_ == Mode::kIncremental) {

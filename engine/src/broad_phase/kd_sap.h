@@ -187,6 +187,10 @@ class KdSap final : public BroadPhase {
   int32_t live_items_ = 0;
   // Pair keys: a << 32 | b << 1 | (real boxes overlap).
   std::vector<uint64_t> keys_;
+  // The search writes keys here: the first found_count_ are this step's,
+  // the rest is room to write into. Only grows, so it is zeroed only once.
+  std::vector<uint64_t> found_;
+  int64_t found_count_ = 0;
   std::vector<uint64_t> cache_;
   std::vector<uint64_t> merged_;
   std::vector<int32_t> stack_;
