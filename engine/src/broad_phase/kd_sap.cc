@@ -233,6 +233,27 @@ void KdSap::RefreshNodes() {
       if (k + kPrefetchDistance < node.count) {
         __builtin_prefetch(&proxies_[own[k + kPrefetchDistance].id]);
       }
+      if constexpr (kWasGrown == kGrown) {
+        if (stale_[item.id] == 0) {
+          // Not moved (nor destroyed) since the last update: Classify would
+          // find it at rest, keep its boxes and leave it in this node, the
+          // node it was put in. Skipping that saves the lookup by id, which
+          // in a mostly resting scene is most of the refresh.
+          item.flags = (item.flags & (kStaticFlag | kCustomFilterFlag)) |
+                       kRestFlag;
+          if constexpr (kTrack) {
+            same_[item.id] = 1;
+            rest_[item.id] = 1;
+          }
+          const AABB& real = kGrown ? item.other : item.box;
+          node_size +=
+              (real.upper.x - real.lower.x) + (real.upper.y - real.lower.y);
+          ++node_rest;
+          ++node_live;
+          ++node.stay;
+          continue;
+        }
+      }
       // A destroyed proxy (its id maybe reused since) changed generation.
       if (proxies_[item.id].generation != item.serial) {
         item.flags |= kGoneFlag;
@@ -351,13 +372,46 @@ void KdSap::SortBlock(Item* block, int32_t sorted, int32_t count,
   // The first `sorted` items were in order last step. When they moved only
   // a little (few descents), insertion sort is linear in the displacement
   // and newcomers are merged in; otherwise (incoherent motion) sort afresh.
-  int32_t descents = 0;
-  for (int32_t i = 1; i < sorted; ++i) {
-    descents += less(block[i], block[i - 1]) ? 1 : 0;
-  }
-  if (sorted * 2 < count || descents * 16 > sorted) {
+  auto count_descents = [&](int32_t end) {
+    int32_t descents = 0;
+    for (int32_t i = 1; i < end; ++i) {
+      descents += less(block[i], block[i - 1]) ? 1 : 0;
+    }
+    return descents;
+  };
+  if (sorted * 2 < count) {
     SortFully(block, count, axis);
     return;
+  }
+  if (count_descents(sorted) * 16 > sorted) {
+    // Incoherent as a whole, but often only because some objects crossed
+    // a resting crowd (objects falling onto a heap, along the vertical):
+    // then the resting ones, whose boxes barely change (not at all when
+    // grown), are still in order among themselves. Keep them in place and
+    // treat the others as newcomers.
+    int32_t resting = 0;
+    for (int32_t i = 0; i < sorted; ++i) {
+      resting += (block[i].flags & kRestFlag) != 0 ? 1 : 0;
+    }
+    if (resting * 2 < count) {
+      SortFully(block, count, axis);
+      return;
+    }
+    movers_.clear();
+    int32_t kept = 0;
+    for (int32_t i = 0; i < sorted; ++i) {
+      if ((block[i].flags & kRestFlag) != 0) {
+        block[kept++] = block[i];
+      } else {
+        movers_.push_back(block[i]);
+      }
+    }
+    std::copy(movers_.begin(), movers_.end(), block + kept);
+    sorted = kept;
+    if (count_descents(sorted) * 16 > sorted) {
+      SortFully(block, count, axis);
+      return;
+    }
   }
   for (int32_t i = 1; i < sorted; ++i) {
     if (!less(block[i], block[i - 1])) continue;
@@ -427,12 +481,6 @@ void KdSap::Detect(const Item* block, int32_t count, const Item* ext,
     capacity = static_cast<int64_t>(found_.size());
   };
   auto emit = [&](const Item& x, const Item& y, uint32_t ok) {
-    if constexpr (kMode == Mode::kIncremental) {
-      // Pairs of two resting objects come from the cache. Most candidates
-      // of an incremental step are such pairs, so this branch predicts well
-      // and saves them the rest of the test.
-      if ((x.flags & y.flags & kRestFlag) != 0) return;
-    }
     ok &= static_cast<uint32_t>(LoOf<kOther>(x.box) <= HiOf<kOther>(y.box)) &
           static_cast<uint32_t>(LoOf<kOther>(y.box) <= HiOf<kOther>(x.box)) &
           static_cast<uint32_t>(x.body != y.body) &
@@ -457,15 +505,50 @@ void KdSap::Detect(const Item* block, int32_t count, const Item* ext,
     keys[n] = lo << 32 | hi << 1 | real;
     n += ok;
   };
-  bool all_rest = kMode == Mode::kIncremental;
+  // In incremental mode pairs of two resting objects come from the cache,
+  // so only pairs with a moving object are searched: the positions of the
+  // moving objects in the block, in sweep order.
+  constexpr bool kIncremental = kMode == Mode::kIncremental;
+  if constexpr (kIncremental) moving_.clear();
   float max_extent = 0.0f;
   for (int32_t i = 0; i < count; ++i) {
-    all_rest = all_rest && (block[i].flags & kRestFlag) != 0;
+    if constexpr (kIncremental) {
+      if ((block[i].flags & kRestFlag) == 0) moving_.push_back(i);
+    }
     max_extent =
         Max(max_extent, HiOf<kAxis>(block[i].box) - LoOf<kAxis>(block[i].box));
   }
-  // Internal pairs: sweep along the sorted axis.
-  if (!all_rest) {
+  const int32_t* moving = moving_.data();
+  const int32_t moving_count =
+      kIncremental ? static_cast<int32_t>(moving_.size()) : count;
+  // Internal pairs: sweep along the sorted axis. Each pair is found from
+  // the object that comes first; in incremental mode a resting object only
+  // looks at the moving objects after it.
+  if constexpr (kIncremental) {
+    int32_t i = 0;
+    for (int32_t k = 0; k <= moving_count; ++k) {
+      const int32_t stop = k < moving_count ? moving[k] : count;
+      for (; i < stop; ++i) {
+        const Item& x = block[i];
+        const float hi = HiOf<kAxis>(x.box);
+        reserve(moving_count - k);
+        for (int32_t m = k;
+             m < moving_count && LoOf<kAxis>(block[moving[m]].box) <= hi;
+             ++m) {
+          emit(x, block[moving[m]], 1u);
+        }
+      }
+      if (k == moving_count) break;
+      const Item& x = block[i];
+      const float hi = HiOf<kAxis>(x.box);
+      reserve(count - i);
+      for (int32_t j = i + 1; j < count && LoOf<kAxis>(block[j].box) <= hi;
+           ++j) {
+        emit(x, block[j], 1u);
+      }
+      ++i;
+    }
+  } else {
     for (int32_t i = 0; i < count; ++i) {
       const Item& x = block[i];
       const float hi = HiOf<kAxis>(x.box);
@@ -477,15 +560,35 @@ void KdSap::Detect(const Item* block, int32_t count, const Item* ext,
     }
   }
   // External pairs: for each external object the run of own objects whose
-  // interval can reach it. Objects starting more than the widest extent
-  // before it cannot; the margin covers the rounding of that bound.
+  // interval can reach it (in incremental mode, of the moving ones when the
+  // external rests). Objects starting more than the widest extent before
+  // it cannot; the margin covers the rounding of that bound.
   for (int32_t e = 0; e < ext_count; ++e) {
     const Item& x = ext[e];
-    if (all_rest && (x.flags & kRestFlag) != 0) continue;
     const float lo_x = LoOf<kAxis>(x.box);
     const float hi_x = HiOf<kAxis>(x.box);
     const float margin = (Abs(lo_x) + 2.0f * max_extent) * 1.0e-6f + 1.0e-30f;
     const float from = (lo_x - max_extent) - margin;
+    if (kIncremental && (x.flags & kRestFlag) != 0) {
+      int32_t first = 0;
+      int32_t last = moving_count;
+      while (first < last) {
+        const int32_t mid = first + (last - first) / 2;
+        if (LoOf<kAxis>(block[moving[mid]].box) < from) {
+          first = mid + 1;
+        } else {
+          last = mid;
+        }
+      }
+      reserve(moving_count - first);
+      for (int32_t m = first;
+           m < moving_count && LoOf<kAxis>(block[moving[m]].box) <= hi_x;
+           ++m) {
+        const Item& y = block[moving[m]];
+        emit(x, y, static_cast<uint32_t>(HiOf<kAxis>(y.box) >= lo_x));
+      }
+      continue;
+    }
     int32_t first = 0;
     int32_t last = count;
     while (first < last) {

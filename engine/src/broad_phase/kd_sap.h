@@ -163,7 +163,9 @@ class KdSap final : public BroadPhase {
   std::vector<Item> right_goers_;
   std::vector<Item> stay_scratch_;
   std::vector<Item> merge_scratch_;
+  std::vector<Item> movers_;
   std::vector<uint64_t> sort_keys_;
+  std::vector<int32_t> moving_;  // a block's moving objects, see Detect
   int32_t written_ = 0;  // objects placed in next_objs_ this update
   // Objects that climbed this step, grouped by target node.
   std::vector<std::pair<int32_t, Item>> climbers_;
