@@ -148,6 +148,45 @@ TEST(KdSapTest, ObjectsFallingThroughARestingHeapStayExactIncrementally) {
   EXPECT_GT(total_pairs, 60 * 1000);
 }
 
+TEST(KdSapTest, BoxesNearTheEndsOfTheFloatRangeStayExact) {
+  // Centers and extents of such boxes overflow to infinity in single
+  // precision; the tree's estimates must cope and the pairs stay exact.
+  KdSap kd;
+  BruteForce oracle;
+  test::Rng rng(8);
+  std::vector<AABB> boxes;
+  for (int32_t i = 0; i < 600; ++i) {
+    const Vec2 c{rng.Uniform(0.0f, 100.0f), rng.Uniform(0.0f, 100.0f)};
+    boxes.push_back({c, {c.x + 1.0f, c.y + 1.0f}});
+  }
+  for (int32_t i = 0; i < 6; ++i) {
+    const float y = 15.0f * static_cast<float>(i);
+    boxes.push_back({{-3.0e38f, y}, {3.0e38f, y + 0.5f}});  // a wide bar
+    boxes.push_back({{3.0e38f, y}, {3.1e38f, y + 1.0f}});   // far away
+  }
+  for (size_t i = 0; i < boxes.size(); ++i) {
+    static_cast<BroadPhase&>(kd).CreateProxy(boxes[i], Data(i + 1));
+    static_cast<BroadPhase&>(oracle).CreateProxy(boxes[i], Data(i + 1));
+  }
+  std::vector<ProxyPair> expected;
+  std::vector<ProxyPair> actual;
+  for (int32_t step = 0; step < 40; ++step) {
+    static_cast<BroadPhase&>(oracle).UpdatePairs(&expected);
+    static_cast<BroadPhase&>(kd).UpdatePairs(&actual);
+    ASSERT_EQ(expected, actual) << "step " << step;
+    // The small boxes drift; every other step the bars and far boxes too.
+    for (size_t i = 0; i < boxes.size(); ++i) {
+      if (i >= 600 && step % 2 == 0) continue;
+      const float d = i < 600 ? rng.Uniform(-0.3f, 0.3f) : 0.4f;
+      boxes[i].lower.y += d;
+      boxes[i].upper.y += d;
+      static_cast<BroadPhase&>(kd).MoveProxy(static_cast<int32_t>(i), boxes[i]);
+      static_cast<BroadPhase&>(oracle).MoveProxy(static_cast<int32_t>(i),
+                                                 boxes[i]);
+    }
+  }
+}
+
 TEST(KdSapTest, FallsBackToCompleteSearchWhenEverythingMoves) {
   RestingPile pile(2000);
   std::vector<ProxyPair> expected;
