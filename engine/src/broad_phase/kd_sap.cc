@@ -224,6 +224,11 @@ void KdSap::RefreshNodes() {
     node.drained = false;
     Item* own = objs_.data() + node.begin;
     float node_size = 0.0f;
+    // Only the leaves that reconsider their sweep axis this step (see
+    // Process) need to know how far their objects moved.
+    const bool track_motion =
+        (step_ + static_cast<uint32_t>(n)) % kAxisPeriod == 0;
+    Vec2 node_motion{0.0f, 0.0f};
     int32_t node_rest = 0;
     int32_t node_live = 0;
     for (int32_t k = 0; k < node.count; ++k) {
@@ -233,10 +238,40 @@ void KdSap::RefreshNodes() {
       if (k + kPrefetchDistance < node.count) {
         __builtin_prefetch(&proxies_[own[k + kPrefetchDistance].id]);
       }
+      if constexpr (kWasGrown == kGrown) {
+        if (stale_[item.id] == 0) {
+          // Not moved (nor destroyed) since the last update: Classify would
+          // find it at rest, keep its boxes and leave it in this node, the
+          // node it was put in. Skipping that saves the lookup by id, which
+          // in a mostly resting scene is most of the refresh.
+          item.flags = (item.flags & (kStaticFlag | kCustomFilterFlag)) |
+                       kRestFlag;
+          if constexpr (kTrack) {
+            same_[item.id] = 1;
+            rest_[item.id] = 1;
+          }
+          const AABB& real = kGrown ? item.other : item.box;
+          node_size +=
+              (real.upper.x - real.lower.x) + (real.upper.y - real.lower.y);
+          ++node_rest;
+          ++node_live;
+          ++node.stay;
+          continue;
+        }
+      }
       // A destroyed proxy (its id maybe reused since) changed generation.
       if (proxies_[item.id].generation != item.serial) {
         item.flags |= kGoneFlag;
         continue;
+      }
+      if (track_motion) {
+        // How far the (doubled) center moved on each axis.
+        const AABB& was = kWasGrown ? item.other : item.box;
+        const AABB& now = proxies_[item.id].aabb;
+        node_motion += Vec2{Abs((now.lower.x + now.upper.x) -
+                                (was.lower.x + was.upper.x)),
+                            Abs((now.lower.y + now.upper.y) -
+                                (was.lower.y + was.upper.y))};
       }
       Classify<kWasGrown, kGrown, kTrack>(&item, epsilon);
       const AABB& real = kGrown ? item.other : item.box;
@@ -263,6 +298,7 @@ void KdSap::RefreshNodes() {
       climbers_.push_back({target, item});
       item.flags |= kGoneFlag;
     }
+    node.motion = node_motion;
     size_sum += node_size;
     rest_count += node_rest;
     live += node_live;
@@ -340,6 +376,88 @@ void KdSap::Refresh() {
   }
 }
 
+bool KdSap::SweepCosts(const Item* block, int32_t count, Vec2 motion,
+                       double cost[2]) {
+  // A sweep on axis a meets the pairs whose intervals on a overlap, and of
+  // those only the pairs the search wants (with a moving object, when
+  // incremental). Estimated from a histogram of the (doubled) centers in
+  // bins about two mean extents wide: pairs sharing a bin, times the share
+  // of such pairs that overlap. The objects' variance alone misjudges
+  // clustered blocks, such as a heap with a few objects falling onto it,
+  // whose centers spread on the vertical but crowd along it. Keeping the
+  // block sorted costs too: about one step per object a mover passes, the
+  // distance the movers travelled on a (`motion`, doubled) times the
+  // objects per unit. Objects falling onto a heap pass many on the
+  // vertical and none across it. Single precision is plenty for an
+  // estimate.
+  constexpr int32_t kBins = 32;
+  const bool all = mode_ != Mode::kIncremental;
+  float lo_x = kInf, hi_x = -kInf, lo_y = kInf, hi_y = -kInf;
+  float extent_x = 0.0f, extent_y = 0.0f;
+  int32_t searched = 0;
+  for (int32_t k = 0; k < count; ++k) {
+    const AABB& b = block[k].box;
+    const float cx = b.lower.x + b.upper.x;
+    const float cy = b.lower.y + b.upper.y;
+    lo_x = Min(lo_x, cx);
+    hi_x = Max(hi_x, cx);
+    lo_y = Min(lo_y, cy);
+    hi_y = Max(hi_y, cy);
+    extent_x += b.upper.x - b.lower.x;
+    extent_y += b.upper.y - b.lower.y;
+    searched += all || (block[k].flags & kRestFlag) == 0 ? 1 : 0;
+  }
+  if (searched == 0) return false;
+  const float span[2] = {hi_x - lo_x, hi_y - lo_y};
+  // In doubled centers two boxes overlap when their centers lie within
+  // about two mean extents.
+  const float reach[2] = {2.0f * extent_x / static_cast<float>(count),
+                          2.0f * extent_y / static_cast<float>(count)};
+  int32_t bins[2];
+  float scale[2];
+  for (int a = 0; a < 2; ++a) {
+    // Boxes reaching to infinity (kept by the root): no estimate.
+    if (!(span[a] < kInf) || !(reach[a] < kInf)) return false;
+    bins[a] = span[a] > 0.0f && reach[a] > 0.0f
+                  ? static_cast<int32_t>(Min(span[a] / reach[a],
+                                             static_cast<float>(kBins)))
+                  : 1;
+    bins[a] = std::max(bins[a], 1);
+    scale[a] = span[a] > 0.0f ? static_cast<float>(bins[a]) / span[a] : 0.0f;
+  }
+  int32_t all_in[2][kBins] = {};
+  int32_t searched_in[2][kBins] = {};
+  for (int32_t k = 0; k < count; ++k) {
+    const AABB& b = block[k].box;
+    const int32_t wanted = all || (block[k].flags & kRestFlag) == 0 ? 1 : 0;
+    const int32_t bx = std::min(
+        bins[0] - 1,
+        static_cast<int32_t>((b.lower.x + b.upper.x - lo_x) * scale[0]));
+    const int32_t by = std::min(
+        bins[1] - 1,
+        static_cast<int32_t>((b.lower.y + b.upper.y - lo_y) * scale[1]));
+    ++all_in[0][bx];
+    searched_in[0][bx] += wanted;
+    ++all_in[1][by];
+    searched_in[1][by] += wanted;
+  }
+  for (int a = 0; a < 2; ++a) {
+    double pairs = 0.0;
+    for (int32_t bin = 0; bin < bins[a]; ++bin) {
+      pairs += static_cast<double>(all_in[a][bin]) * searched_in[a][bin];
+    }
+    const double overlap =
+        span[a] > 0.0f
+            ? std::min(1.0, static_cast<double>(reach[a]) * bins[a] / span[a])
+            : 1.0;
+    const double travel = a == 0 ? motion.x : motion.y;
+    const double passes =
+        travel < kInf && span[a] > 0.0f ? travel * count / span[a] : 0.0;
+    cost[a] = pairs * overlap + passes;
+  }
+  return true;
+}
+
 void KdSap::SortBlock(Item* block, int32_t sorted, int32_t count,
                       int32_t axis) {
   if (count < 2) return;
@@ -351,13 +469,46 @@ void KdSap::SortBlock(Item* block, int32_t sorted, int32_t count,
   // The first `sorted` items were in order last step. When they moved only
   // a little (few descents), insertion sort is linear in the displacement
   // and newcomers are merged in; otherwise (incoherent motion) sort afresh.
-  int32_t descents = 0;
-  for (int32_t i = 1; i < sorted; ++i) {
-    descents += less(block[i], block[i - 1]) ? 1 : 0;
-  }
-  if (sorted * 2 < count || descents * 16 > sorted) {
+  auto count_descents = [&](int32_t end) {
+    int32_t descents = 0;
+    for (int32_t i = 1; i < end; ++i) {
+      descents += less(block[i], block[i - 1]) ? 1 : 0;
+    }
+    return descents;
+  };
+  if (sorted * 2 < count) {
     SortFully(block, count, axis);
     return;
+  }
+  if (count_descents(sorted) * 16 > sorted) {
+    // Incoherent as a whole, but often only because some objects crossed
+    // a resting crowd (objects falling onto a heap, along the vertical):
+    // then the resting ones, whose boxes barely change (not at all when
+    // grown), are still in order among themselves. Keep them in place and
+    // treat the others as newcomers.
+    int32_t resting = 0;
+    for (int32_t i = 0; i < sorted; ++i) {
+      resting += (block[i].flags & kRestFlag) != 0 ? 1 : 0;
+    }
+    if (resting * 2 < count) {
+      SortFully(block, count, axis);
+      return;
+    }
+    movers_.clear();
+    int32_t kept = 0;
+    for (int32_t i = 0; i < sorted; ++i) {
+      if ((block[i].flags & kRestFlag) != 0) {
+        block[kept++] = block[i];
+      } else {
+        movers_.push_back(block[i]);
+      }
+    }
+    std::copy(movers_.begin(), movers_.end(), block + kept);
+    sorted = kept;
+    if (count_descents(sorted) * 16 > sorted) {
+      SortFully(block, count, axis);
+      return;
+    }
   }
   for (int32_t i = 1; i < sorted; ++i) {
     if (!less(block[i], block[i - 1])) continue;
@@ -409,54 +560,132 @@ void KdSap::Detect(const Item* block, int32_t count, const Item* ext,
                    int32_t ext_count) {
   if (count == 0) return;
   constexpr int kOther = 1 - kAxis;
-  // A candidate pair, already overlapping on the sweep axis: the other
-  // axis, the rules, and whether the real boxes overlap too (always, when
-  // the boxes are the real ones).
-  auto emit = [this](const Item& x, const Item& y) {
-    if constexpr (kMode == Mode::kIncremental) {
-      if ((x.flags & y.flags & kRestFlag) != 0) return;  // in the cache
+  // A candidate pair is kept when `ok` (it overlaps on the sweep axis),
+  // it overlaps on the other axis and it passes the rules. In a crowded
+  // node about half the candidates fail, at random, so a branch on the
+  // outcome would mispredict about every other time; instead every
+  // candidate's key is written and the cursor advances by the outcome.
+  // Key: a << 32 | b << 1 | (real boxes overlap; always, when the boxes are
+  // the real ones).
+  uint64_t* keys = found_.data();
+  int64_t n = found_count_;
+  int64_t capacity = static_cast<int64_t>(found_.size());
+  // Makes room for `more` keys beyond the cursor.
+  auto reserve = [&](int64_t more) {
+    if (n + more <= capacity) return;
+    found_.resize(static_cast<size_t>(std::max(n + more, 2 * capacity)));
+    keys = found_.data();
+    capacity = static_cast<int64_t>(found_.size());
+  };
+  auto emit = [&](const Item& x, const Item& y, uint32_t ok) {
+    ok &= static_cast<uint32_t>(LoOf<kOther>(x.box) <= HiOf<kOther>(y.box)) &
+          static_cast<uint32_t>(LoOf<kOther>(y.box) <= HiOf<kOther>(x.box)) &
+          static_cast<uint32_t>(x.body != y.body) &
+          static_cast<uint32_t>((x.flags & y.flags & kStaticFlag) == 0);
+    // Rare, so this branch predicts well.
+    if (((x.flags | y.flags) & kCustomFilterFlag) != 0) {
+      ok &= ShouldCollide(filters_[x.id], filters_[y.id]) ? 1u : 0u;
     }
-    if (LoOf<kOther>(x.box) > HiOf<kOther>(y.box) ||
-        LoOf<kOther>(y.box) > HiOf<kOther>(x.box)) {
-      return;
-    }
-    if (!AcceptPair(x.id, x.body, x.flags, y.id, y.body, y.flags)) return;
     uint64_t real = 1;
     if constexpr (kMode != Mode::kComplete) {
-      real = Overlaps(x.other, y.other) ? 1u : 0u;
+      real = static_cast<uint64_t>(x.other.lower.x <= y.other.upper.x) &
+             static_cast<uint64_t>(y.other.lower.x <= x.other.upper.x) &
+             static_cast<uint64_t>(x.other.lower.y <= y.other.upper.y) &
+             static_cast<uint64_t>(y.other.lower.y <= x.other.upper.y);
     }
-    const uint64_t key = PairKey(x.id, y.id);
-    keys_.push_back((key & ~0xffffffffull) | ((key & 0xffffffffull) << 1) |
-                    real);
+    // The id order is random too: min and max by masks, not a branch.
+    const uint32_t a = static_cast<uint32_t>(x.id);
+    const uint32_t b = static_cast<uint32_t>(y.id);
+    const uint32_t swap = (a ^ b) & (0u - static_cast<uint32_t>(b < a));
+    const uint64_t lo = a ^ swap;
+    const uint64_t hi = b ^ swap;
+    keys[n] = lo << 32 | hi << 1 | real;
+    n += ok;
   };
-  bool all_rest = kMode == Mode::kIncremental;
+  // In incremental mode pairs of two resting objects come from the cache,
+  // so only pairs with a moving object are searched: the positions of the
+  // moving objects in the block, in sweep order.
+  constexpr bool kIncremental = kMode == Mode::kIncremental;
+  if constexpr (kIncremental) moving_.clear();
   float max_extent = 0.0f;
   for (int32_t i = 0; i < count; ++i) {
-    all_rest = all_rest && (block[i].flags & kRestFlag) != 0;
+    if constexpr (kIncremental) {
+      if ((block[i].flags & kRestFlag) == 0) moving_.push_back(i);
+    }
     max_extent =
         Max(max_extent, HiOf<kAxis>(block[i].box) - LoOf<kAxis>(block[i].box));
   }
-  // Internal pairs: sweep along the sorted axis.
-  if (!all_rest) {
+  const int32_t* moving = moving_.data();
+  const int32_t moving_count =
+      kIncremental ? static_cast<int32_t>(moving_.size()) : count;
+  // Internal pairs: sweep along the sorted axis. Each pair is found from
+  // the object that comes first; in incremental mode a resting object only
+  // looks at the moving objects after it.
+  if constexpr (kIncremental) {
+    int32_t i = 0;
+    for (int32_t k = 0; k <= moving_count; ++k) {
+      const int32_t stop = k < moving_count ? moving[k] : count;
+      for (; i < stop; ++i) {
+        const Item& x = block[i];
+        const float hi = HiOf<kAxis>(x.box);
+        reserve(moving_count - k);
+        for (int32_t m = k;
+             m < moving_count && LoOf<kAxis>(block[moving[m]].box) <= hi;
+             ++m) {
+          emit(x, block[moving[m]], 1u);
+        }
+      }
+      if (k == moving_count) break;
+      const Item& x = block[i];
+      const float hi = HiOf<kAxis>(x.box);
+      reserve(count - i);
+      for (int32_t j = i + 1; j < count && LoOf<kAxis>(block[j].box) <= hi;
+           ++j) {
+        emit(x, block[j], 1u);
+      }
+      ++i;
+    }
+  } else {
     for (int32_t i = 0; i < count; ++i) {
       const Item& x = block[i];
       const float hi = HiOf<kAxis>(x.box);
+      reserve(count - i);
       for (int32_t j = i + 1; j < count && LoOf<kAxis>(block[j].box) <= hi;
            ++j) {
-        emit(x, block[j]);
+        emit(x, block[j], 1u);
       }
     }
   }
   // External pairs: for each external object the run of own objects whose
-  // interval can reach it. Objects starting more than the widest extent
-  // before it cannot; the margin covers the rounding of that bound.
+  // interval can reach it (in incremental mode, of the moving ones when the
+  // external rests). Objects starting more than the widest extent before
+  // it cannot; the margin covers the rounding of that bound.
   for (int32_t e = 0; e < ext_count; ++e) {
     const Item& x = ext[e];
-    if (all_rest && (x.flags & kRestFlag) != 0) continue;
     const float lo_x = LoOf<kAxis>(x.box);
     const float hi_x = HiOf<kAxis>(x.box);
     const float margin = (Abs(lo_x) + 2.0f * max_extent) * 1.0e-6f + 1.0e-30f;
     const float from = (lo_x - max_extent) - margin;
+    if (kIncremental && (x.flags & kRestFlag) != 0) {
+      int32_t first = 0;
+      int32_t last = moving_count;
+      while (first < last) {
+        const int32_t mid = first + (last - first) / 2;
+        if (LoOf<kAxis>(block[moving[mid]].box) < from) {
+          first = mid + 1;
+        } else {
+          last = mid;
+        }
+      }
+      reserve(moving_count - first);
+      for (int32_t m = first;
+           m < moving_count && LoOf<kAxis>(block[moving[m]].box) <= hi_x;
+           ++m) {
+        const Item& y = block[moving[m]];
+        emit(x, y, static_cast<uint32_t>(HiOf<kAxis>(y.box) >= lo_x));
+      }
+      continue;
+    }
     int32_t first = 0;
     int32_t last = count;
     while (first < last) {
@@ -467,12 +696,15 @@ void KdSap::Detect(const Item* block, int32_t count, const Item* ext,
         last = mid;
       }
     }
+    reserve(count - first);
     for (int32_t i = first; i < count && LoOf<kAxis>(block[i].box) <= hi_x;
          ++i) {
       // Starting within reach does not mean reaching: check the axis.
-      if (HiOf<kAxis>(block[i].box) >= lo_x) emit(x, block[i]);
+      emit(x, block[i],
+           static_cast<uint32_t>(HiOf<kAxis>(block[i].box) >= lo_x));
     }
   }
+  found_count_ = n;
 }
 
 template <KdSap::Mode kMode>
@@ -551,6 +783,7 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
         Node& node = nodes_[n];
         node.axis = -1;
         node.left = node.right = -1;
+        node.new_leaf = true;
         continue;  // now a leaf
       }
       int64_t nl, ns, nr;
@@ -702,29 +935,21 @@ void KdSap::Process(int32_t n, const AABB& region, int32_t in_begin,
   written_ += stay_count;
 
   // The sweep axis: across the plane for inner nodes (their objects line
-  // up along it). For leaves the axis where a sweep meets the fewest
-  // candidates: each object sees the others whose lower bound falls within
-  // its extent, about count * extent / spread of them, so the axis with the
-  // smallest mean extent per standard deviation of centers (the paper's
-  // "largest variance", corrected for long objects). Switched only on a
-  // clear win so the order survives from step to step.
+  // up along it); for leaves the cheaper axis by SweepCosts, switched only
+  // on a clear win so the order survives from step to step. The estimate
+  // takes two passes over the block, a good part of what a coherent step
+  // spends on a leaf, so a leaf is looked at when it is new and then every
+  // kAxisPeriod steps (staggered).
   int32_t sap_axis = nodes_[n].sap_axis;
-  if (leaf && stay_count > 1) {
-    Spread spread;
-    double extent[2] = {0.0, 0.0};
-    for (int32_t k = 0; k < stay_count; ++k) {
-      const AABB& b = block[k].box;
-      spread.Add(b);
-      extent[0] += static_cast<double>(b.upper.x) - b.lower.x;
-      extent[1] += static_cast<double>(b.upper.y) - b.lower.y;
+  if (leaf && stay_count > 1 &&
+      (nodes_[n].new_leaf ||
+       (step_ + static_cast<uint32_t>(n)) % kAxisPeriod == 0)) {
+    nodes_[n].new_leaf = false;
+    double cost[2];
+    if (SweepCosts(block, stay_count, nodes_[n].motion, cost) &&
+        1.2 * cost[1 - sap_axis] < cost[sap_axis]) {
+      sap_axis = 1 - sap_axis;
     }
-    // cost_a ~ extent_a / sqrt(var_a); compare squares to avoid sqrt.
-    const int32_t now = sap_axis;
-    const int32_t other = 1 - sap_axis;
-    const double cost_now = extent[now] * extent[now] * spread.Variance(other);
-    const double cost_other =
-        extent[other] * extent[other] * spread.Variance(now);
-    if (1.5 * 1.5 * cost_other < cost_now) sap_axis = other;
   } else if (!leaf) {
     sap_axis = 1 - axis;
   }
@@ -821,8 +1046,10 @@ void KdSap::ComputePairs(std::vector<ProxyPair>* pairs) {
     mode_ = Mode::kComplete;
   }
   box_is_grown_ = mode_ != Mode::kComplete;
-  keys_.clear();
+  ++step_;
+  found_count_ = 0;
   Update<true>();
+  keys_.assign(found_.begin(), found_.begin() + found_count_);
   sorter_.SortKeys(&keys_, id_capacity());
 
   if (mode_ == Mode::kIncremental) {

@@ -5,9 +5,9 @@
 // keep the objects that straddle their plane. All objects live in one array
 // in in-order (left subtree, own objects, right subtree), so a node's own
 // objects and any subtree are contiguous runs. Leaves hold up to
-// kLeafCapacity (T, 256) objects; sweep-and-prune inside each node, on the
-// axis where its objects spread most, does the fine pruning the shallow
-// tree leaves undone.
+// kLeafCapacity (T, 256) objects; sweep-and-prune inside each node (along
+// the plane in inner nodes, on the axis estimated cheaper in leaves) does
+// the fine pruning the shallow tree leaves undone.
 //
 // The update, once per step, keeps the tree instead of rebuilding it:
 //   refit (bottom-up)   objects that left their node's region climb to the
@@ -76,6 +76,8 @@ class KdSap final : public BroadPhase {
   static constexpr uint32_t kRestFlag = 1u << 3;
   static constexpr uint32_t kGoneFlag = 1u << 4;  // dead or climbed away
   static constexpr int32_t kMaxDepth = 40;
+  // A leaf reconsiders its sweep axis every this many steps.
+  static constexpr uint32_t kAxisPeriod = 16;
 
   // One object. `box` is what the tree and the search use: the grown box
   // when a pair cache is kept, the real box otherwise; `other` is the other
@@ -107,6 +109,10 @@ class KdSap final : public BroadPhase {
     int32_t arrive_count = 0;  // objects that climbed up to here
     int32_t population = 0;    // stay + arrive over the subtree
     bool drained = false;      // objects already pulled up by an ancestor
+    // How far its own objects moved this step, per axis (doubled; only on
+    // the steps it reconsiders its sweep axis).
+    Vec2 motion;
+    bool new_leaf = true;  // a leaf whose sweep axis was not chosen yet
   };
 
   enum class Mode { kComplete, kCompleteCached, kIncremental };
@@ -135,6 +141,11 @@ class KdSap final : public BroadPhase {
   void PullSubtree(int32_t node);
   void FreeSubtree(int32_t node);
   int32_t NewNode();
+  // Estimates the work of sweeping a leaf's block on each axis (candidate
+  // pairs met plus keeping the block sorted, given how far its objects
+  // moved) into cost[]; false when it cannot tell.
+  bool SweepCosts(const Item* block, int32_t count, Vec2 motion,
+                  double cost[2]);
   // Sorts a block by its boxes' lower bound on `axis`; the first `sorted`
   // items are nearly in order already.
   void SortBlock(Item* block, int32_t sorted, int32_t count, int32_t axis);
@@ -163,7 +174,9 @@ class KdSap final : public BroadPhase {
   std::vector<Item> right_goers_;
   std::vector<Item> stay_scratch_;
   std::vector<Item> merge_scratch_;
+  std::vector<Item> movers_;
   std::vector<uint64_t> sort_keys_;
+  std::vector<int32_t> moving_;  // a block's moving objects, see Detect
   int32_t written_ = 0;  // objects placed in next_objs_ this update
   // Objects that climbed this step, grouped by target node.
   std::vector<std::pair<int32_t, Item>> climbers_;
@@ -183,10 +196,15 @@ class KdSap final : public BroadPhase {
   bool prev_box_is_grown_ = false;  // ... in the last update
   bool cache_valid_ = false;
   float epsilon_ = 0.0f;
+  uint32_t step_ = 0;  // counts pair updates, to stagger periodic work
   float rest_share_ = 0.0f;
   int32_t live_items_ = 0;
   // Pair keys: a << 32 | b << 1 | (real boxes overlap).
   std::vector<uint64_t> keys_;
+  // The search writes keys here: the first found_count_ are this step's,
+  // the rest is room to write into. Only grows, so it is zeroed only once.
+  std::vector<uint64_t> found_;
+  int64_t found_count_ = 0;
   std::vector<uint64_t> cache_;
   std::vector<uint64_t> merged_;
   std::vector<int32_t> stack_;
