@@ -16,6 +16,7 @@
 #include "batch_service.h"
 #include "info_service.h"
 #include "replay_service.h"
+#include "send_thread.h"
 #include "session_service.h"
 #include "worker_pool.h"
 #include "world_registry.h"
@@ -109,7 +110,7 @@ class ServerImpl final : public Server {
     recovery_log_ = registry_->RecoverAll();
     pool_ = std::make_unique<WorkerPool>(options.batch_threads, 64);
     world_service_ = std::make_unique<WorldService>(registry_.get());
-    session_service_ = std::make_unique<SessionService>(registry_.get());
+    session_service_ = std::make_unique<SessionService>(registry_.get(), &send_thread_);
     replay_service_ = std::make_unique<ReplayService>(pool_.get());
     batch_service_ =
         std::make_unique<BatchService>(pool_.get(), options.max_bodies_per_world);
@@ -189,7 +190,9 @@ class ServerImpl final : public Server {
 
  private:
   // Destroyed bottom-up: the gRPC server first, so no call still reaches a
-  // service, the pool or the registry.
+  // service, the pool or the registry; the send thread last, after running
+  // the writes and finishes still queued for the streams.
+  SendThread send_thread_;
   std::unique_ptr<WorldRegistry> registry_;
   std::unique_ptr<WorkerPool> pool_;
   std::vector<std::string> recovery_log_;

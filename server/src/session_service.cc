@@ -26,7 +26,7 @@ class ConnectReactor final : public grpc::ServerBidiReactor<v1::ClientMessage, v
   ConnectReactor(SessionService* service, WorldRegistry* registry, uint32_t capacity)
       : service_(service),
         registry_(registry),
-        outbox_(std::make_shared<Outbox>(this, capacity)) {
+        outbox_(std::make_shared<Outbox>(this, capacity, service->dispatcher())) {
     if (!service_->Register(outbox_)) {
       outbox_->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down"));
       return;
@@ -112,7 +112,7 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::ServerMessage>,
  public:
   WatchReactor(SessionService* service, WorldRegistry* registry, uint32_t capacity,
                const v1::WatchRequest& request)
-      : service_(service), outbox_(std::make_shared<Outbox>(this, capacity)) {
+      : service_(service), outbox_(std::make_shared<Outbox>(this, capacity, service->dispatcher())) {
     if (!service_->Register(outbox_)) {
       outbox_->Close(grpc::Status(grpc::StatusCode::UNAVAILABLE, "the server is shutting down"));
       return;

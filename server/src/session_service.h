@@ -19,7 +19,10 @@ namespace atl::server {
 
 class SessionService final : public v1::SessionService::CallbackService {
  public:
-  explicit SessionService(WorldRegistry* registry) : registry_(registry) {}
+  /// Streams hand the writes their producers make due to `dispatcher`
+  /// (outbox.h); both must outlive the service's streams.
+  SessionService(WorldRegistry* registry, SendDispatcher* dispatcher)
+      : registry_(registry), dispatcher_(dispatcher) {}
 
   grpc::ServerBidiReactor<v1::ClientMessage, v1::ServerMessage>* Connect(
       grpc::CallbackServerContext* context) override;
@@ -39,9 +42,11 @@ class SessionService final : public v1::SessionService::CallbackService {
   /// Stream bookkeeping for the reactors.
   bool Register(const std::shared_ptr<Outbox>& outbox);
   void Unregister(const Outbox* outbox);
+  SendDispatcher* dispatcher() const { return dispatcher_; }
 
  private:
   WorldRegistry* const registry_;
+  SendDispatcher* const dispatcher_;
   absl::Mutex mu_;
   std::map<const Outbox*, std::weak_ptr<Outbox>> streams_ ABSL_GUARDED_BY(mu_);
   bool shut_down_ ABSL_GUARDED_BY(mu_) = false;
