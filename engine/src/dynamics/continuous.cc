@@ -13,6 +13,7 @@ namespace {
 
 using Fast = ContinuousScratch::Fast;
 using FastShape = ContinuousScratch::FastShape;
+using FastCore = ContinuousScratch::FastCore;
 
 // Length of the chord between two rotations on the unit circle: a point at
 // distance r from the center of mass moves r * chord by the rotation alone,
@@ -50,7 +51,17 @@ AABB SweptShapeBox(const ShapeGeometry& shape, const Sweep& sweep, float max_ext
 // rotation.
 AABB SweptShapeBox(const ShapeGeometry& shape, const Transform& start, const Transform& end,
                    float bow) {
-  const AABB box = Union(ComputeShapeAABB(shape, start), ComputeShapeAABB(shape, end));
+  AABB box;
+  if (shape.type == ShapeType::kCircle) {
+    // Most fast shapes: both of ComputeShapeAABB's boxes at once. Rounding
+    // is monotonic, so Min(a - r, b - r) == Min(a, b) - r bit for bit.
+    const Vec2 a = TransformPoint(start, shape.circle.center);
+    const Vec2 b = TransformPoint(end, shape.circle.center);
+    const float r = shape.circle.radius;
+    box = {{Min(a.x, b.x) - r, Min(a.y, b.y) - r}, {Max(a.x, b.x) + r, Max(a.y, b.y) + r}};
+  } else {
+    box = Union(ComputeShapeAABB(shape, start), ComputeShapeAABB(shape, end));
+  }
   return bow > 0.0f ? Inflate(box, bow) : box;
 }
 
@@ -75,27 +86,60 @@ Sweep RestingAt(const Sweep& sweep, float t) {
   return out;
 }
 
-// A lower bound on the distance between the segment p-q and the core
-// `proxy` (the shape without its rounding) of `shape` placed at `xf`: the
-// exact distance for one or two core points, the largest separation along
-// a face normal for a polygon (any separating axis bounds it from below).
-float PathToCoreBound(Vec2 p, Vec2 q, const ShapeGeometry& shape, const ShapeProxy& proxy,
-                      const Transform& xf) {
-  if (shape.type == ShapeType::kPolygon) {
-    const Polygon& polygon = shape.polygon;
-    const Vec2 lp = InvTransformPoint(xf, p), lq = InvTransformPoint(xf, q);
-    float bound = Dot(polygon.normals[0], lp - polygon.vertices[0]);
-    bound = Min(bound, Dot(polygon.normals[0], lq - polygon.vertices[0]));
-    for (int32_t i = 1; i < polygon.count; ++i) {
-      const float face = Min(Dot(polygon.normals[i], lp - polygon.vertices[i]),
-                             Dot(polygon.normals[i], lq - polygon.vertices[i]));
-      bound = Max(bound, face);
+// A lower bound on the distance between the segment p-q and the core of
+// `shape` placed at `xf` (the shape without its rounding: the points of
+// MakeShapeProxy): the exact distance for one or two core points, the
+// largest separation along a face normal for a polygon (any separating axis
+// bounds it from below). Read straight from the geometry: most candidates
+// end here and never need a ShapeProxy.
+float PathToCoreBound(Vec2 p, Vec2 q, const ShapeGeometry& shape, const Transform& xf) {
+  Vec2 a, b;
+  switch (shape.type) {
+    case ShapeType::kCircle:
+      a = b = TransformPoint(xf, shape.circle.center);
+      break;
+    case ShapeType::kCapsule:
+      a = TransformPoint(xf, shape.capsule.center1);
+      b = TransformPoint(xf, shape.capsule.center2);
+      break;
+    case ShapeType::kSegment:
+      a = TransformPoint(xf, shape.segment.point1);
+      b = TransformPoint(xf, shape.segment.point2);
+      break;
+    case ShapeType::kChainSegment:
+      a = TransformPoint(xf, shape.chain_segment.segment.point1);
+      b = TransformPoint(xf, shape.chain_segment.segment.point2);
+      break;
+    case ShapeType::kPolygon: {
+      const Polygon& polygon = shape.polygon;
+      const Vec2 lp = InvTransformPoint(xf, p), lq = InvTransformPoint(xf, q);
+      float bound = Dot(polygon.normals[0], lp - polygon.vertices[0]);
+      bound = Min(bound, Dot(polygon.normals[0], lq - polygon.vertices[0]));
+      for (int32_t i = 1; i < polygon.count; ++i) {
+        const float face = Min(Dot(polygon.normals[i], lp - polygon.vertices[i]),
+                               Dot(polygon.normals[i], lq - polygon.vertices[i]));
+        bound = Max(bound, face);
+      }
+      return bound;
     }
-    return bound;
   }
-  const Vec2 a = TransformPoint(xf, proxy.points[0]);
-  const Vec2 b = proxy.count > 1 ? TransformPoint(xf, proxy.points[1]) : a;
   return Sqrt(SegmentDistance(p, q, a, b).distance_squared);
+}
+
+// The rounding radius of `shape`: MakeShapeProxy(shape).radius.
+float CoreRadius(const ShapeGeometry& shape) {
+  switch (shape.type) {
+    case ShapeType::kCircle:
+      return shape.circle.radius;
+    case ShapeType::kCapsule:
+      return shape.capsule.radius;
+    case ShapeType::kPolygon:
+      return shape.polygon.radius;
+    case ShapeType::kSegment:
+    case ShapeType::kChainSegment:
+      break;
+  }
+  return 0.0f;
 }
 
 // Whether cores whose distance never drops below `clearance` stay out of
@@ -108,13 +152,15 @@ bool KeepsClear(float clearance, float total_radius) {
 
 // The other side of a candidate pair: its shape and its motion.
 struct Other {
-  int32_t shape = 0;
-  Sweep sweep;
-  float stop = 1.0f;
+  const Shape* shape = nullptr;
+  const Body* body = nullptr;
   AABB box;
-  /// A static body's shape: it rests at `pose` all step.
+  /// A static body's shape: it rests at `pose` all step (its `sweep` is
+  /// only derived when TimeOfImpact needs it).
   bool resting = false;
   Transform pose;
+  Sweep sweep;
+  float stop = 1.0f;
 };
 
 class Pass {
@@ -124,6 +170,7 @@ class Pass {
   void Run(const std::vector<int32_t>& awake_bodies) {
     s_->fast.clear();
     s_->shapes.clear();
+    s_->cores.clear();
     s_->heap.clear();
     statics_ = w_->broad_phase->static_count() > 0;
     s_->fast_count = s_->event_count = s_->toi_count = 0;
@@ -156,16 +203,17 @@ class Pass {
   void Gather(const std::vector<int32_t>& awake_bodies) {
     for (int32_t index : awake_bodies) {
       const Body& b = w_->bodies[index];
-      if (b.type != BodyType::kDynamic || b.shapes.empty()) continue;
+      if (b.type != BodyType::kDynamic) continue;
       const bool bullet = b.is_bullet;
       // Without static shapes a non-bullet has nothing to hit (and as a
       // bullet's target it moves as solved: no need to track it).
       if (!bullet && !statics_) continue;
-      if (!IsFast(b)) continue;
-      Fast f;
+      if (b.shapes.empty() || !IsFast(b)) continue;
+      const int32_t fi = static_cast<int32_t>(s_->fast.size());
+      Fast& f = s_->fast.emplace_back();
       f.body = index;
       f.bullet = bullet;
-      f.sweep = BodySweep(b);
+      f.sweep = {b.local_center, b.center0, b.center, b.rotation0, b.transform.q};
       f.first_shape = static_cast<int32_t>(s_->shapes.size());
       const Transform start{b.center0 - RotateVector(b.rotation0, b.local_center), b.rotation0};
       const float bow = b.rotation0 == b.transform.q
@@ -180,13 +228,15 @@ class Pass {
         f.swept_box = f.shape_count == 0 ? fs.swept_box : Union(f.swept_box, fs.swept_box);
         ++f.shape_count;
       }
-      if (f.shape_count == 0) continue;
+      if (f.shape_count == 0) {
+        s_->fast.pop_back();
+        continue;
+      }
       if (bullet) {
         max_bullet_motion_ = Max(max_bullet_motion_, MotionBound(b));
         ++pending_bullets_;
       }
-      s_->fast_of_body[index] = static_cast<int32_t>(s_->fast.size());
-      s_->fast.push_back(f);
+      s_->fast_of_body[index] = fi;
     }
     s_->fast_count = static_cast<int32_t>(s_->fast.size());
     if (pending_bullets_ == 0) return;
@@ -230,7 +280,8 @@ class Pass {
       const Shape& shape = w_->shapes[shape_index];
       if (shape.body == f.body || shape.is_sensor) continue;
       const Body& other_body = w_->bodies[shape.body];
-      if (other_body.type != BodyType::kStatic) {
+      const bool resting = other_body.type == BodyType::kStatic;
+      if (!resting) {
         // Non-bullets sweep against static shapes only; bullets against
         // everything but other bullets.
         if (!f.bullet) continue;
@@ -241,78 +292,84 @@ class Pass {
         continue;
       }
       Other other;
-      other.shape = shape_index;
-      const int32_t other_fast = s_->fast_of_body[shape.body];
-      if (other_fast >= 0) {
-        other.sweep = s_->fast[other_fast].sweep;
-        other.stop = s_->fast[other_fast].stop;
+      other.shape = &shape;
+      other.body = &other_body;
+      other.resting = resting;
+      if (resting) {
+        other.pose = other_body.transform;
+        other.box = shape.aabb;
       } else {
-        other.sweep = BodySweep(other_body);
+        const int32_t other_fast = s_->fast_of_body[shape.body];
+        if (other_fast >= 0) {
+          other.sweep = s_->fast[other_fast].sweep;
+          other.stop = s_->fast[other_fast].stop;
+        } else {
+          other.sweep = BodySweep(other_body);
+        }
+        other.box = SweptShapeBox(shape.geometry, other.sweep, other_body.max_extent);
       }
-      other.resting = other_body.type == BodyType::kStatic;
-      other.pose = other_body.transform;
-      other.box = other.resting ? shape.aabb
-                                : SweptShapeBox(shape.geometry, other.sweep, other_body.max_extent);
       for (int32_t k = f.first_shape; k < f.first_shape + f.shape_count; ++k) {
         const float t = ImpactOfShapes(f, &s_->shapes[k], other, best);
         if (t < best) {
           best = t;
-          *carrier = other_body.type == BodyType::kStatic ? kNullIndex : shape.body;
+          *carrier = resting ? kNullIndex : shape.body;
         }
       }
     }
     return best;
   }
 
+  // The TimeOfImpact parts of `fast_shape`, prepared on first use.
+  const FastCore& CoreOf(const Fast& f, FastShape* fast_shape) {
+    if (fast_shape->core >= 0) return s_->cores[fast_shape->core];
+    const ShapeGeometry& geometry = w_->shapes[fast_shape->shape].geometry;
+    fast_shape->core = static_cast<int32_t>(s_->cores.size());
+    FastCore& core = s_->cores.emplace_back();
+    core.proxy = MakeShapeProxy(geometry);
+    core.centroid = ComputeShapeCentroid(geometry);
+    core.core_radius = 0.25f * ComputeShapeMinExtent(geometry);
+    float extent_sq = 0.0f;
+    for (int32_t i = 0; i < core.proxy.count; ++i) {
+      extent_sq = Max(extent_sq, DistanceSquared(core.proxy.points[i], f.sweep.local_center));
+    }
+    core.core_extent = Sqrt(extent_sq);
+    core.centroid_extent = Distance(core.centroid, f.sweep.local_center);
+    return core;
+  }
+
   // The first impact of one fast shape against one other shape before
   // `limit`, or `limit`.
   float ImpactOfShapes(const Fast& f, FastShape* fast_shape, const Other& other, float limit) {
-    const Shape& os = w_->shapes[other.shape];
     if (!Overlaps(fast_shape->swept_box, other.box)) return limit;
+    const Shape& os = *other.shape;
     const Shape& shape = w_->shapes[fast_shape->shape];
     if (IsThin(shape.geometry.type) && IsThin(os.geometry.type)) return limit;  // never collide
     if (!ShouldCollide(shape.filter, os.filter)) return limit;
-    if (!fast_shape->prepared) {
-      fast_shape->proxy = MakeShapeProxy(shape.geometry);
-      fast_shape->centroid = ComputeShapeCentroid(shape.geometry);
-      fast_shape->core_radius = 0.25f * ComputeShapeMinExtent(shape.geometry);
-      float extent_sq = 0.0f;
-      for (int32_t i = 0; i < fast_shape->proxy.count; ++i) {
-        extent_sq = Max(extent_sq, DistanceSquared(fast_shape->proxy.points[i], f.sweep.local_center));
-      }
-      fast_shape->core_extent = Sqrt(extent_sq);
-      fast_shape->centroid_extent = Distance(fast_shape->centroid, f.sweep.local_center);
-      fast_shape->prepared = true;
-    }
-    const FastShape& fs = *fast_shape;
-    const ShapeProxy other_proxy = MakeShapeProxy(os.geometry);
+    const FastCore& fs = CoreOf(f, fast_shape);
     bool centroid_clear = false;
     if (other.resting) {
       // The fast core stays within core_extent of the center of mass, which
       // moves along a straight line: if that line keeps clear of the other
       // core, there is no impact to find. The same holds for the centroid's
       // core circle, which ImpactOfSweeps may sweep next.
-      const float clearance =
-          PathToCoreBound(f.sweep.c1, f.sweep.c2, os.geometry, other_proxy, other.pose);
-      if (KeepsClear(clearance - fs.core_extent, fs.proxy.radius + other_proxy.radius)) {
-        return limit;
-      }
-      centroid_clear =
-          KeepsClear(clearance - fs.centroid_extent, fs.core_radius + other_proxy.radius);
+      const float clearance = PathToCoreBound(f.sweep.c1, f.sweep.c2, os.geometry, other.pose);
+      const float other_radius = CoreRadius(os.geometry);
+      if (KeepsClear(clearance - fs.core_extent, fs.proxy.radius + other_radius)) return limit;
+      centroid_clear = KeepsClear(clearance - fs.centroid_extent, fs.core_radius + other_radius);
     }
+    TOIInput input;
+    input.sweep_b = other.resting ? BodySweep(*other.body) : other.sweep;
     if (os.geometry.type == ShapeType::kChainSegment) {
       // One-sided: a shape starting behind the chain passes through it.
-      const Transform xo = SweepStart(other.sweep);
+      const Transform xo = SweepStart(input.sweep_b);
       const Segment& seg = os.geometry.chain_segment.segment;
       const Vec2 p1 = TransformPoint(xo, seg.point1), p2 = TransformPoint(xo, seg.point2);
       const Vec2 c = TransformPoint(SweepStart(f.sweep), fs.centroid);
       if (Cross(p2 - p1, c - p1) > 0.0f) return limit;
     }
-    TOIInput input;
     input.proxy_a = fs.proxy;
-    input.proxy_b = other_proxy;
+    input.proxy_b = MakeShapeProxy(os.geometry);
     input.sweep_a = f.sweep;
-    input.sweep_b = other.sweep;
     if (other.stop >= 1.0f) {
       return ImpactOfSweeps(&input, fs.centroid, fs.core_radius, centroid_clear, limit);
     }

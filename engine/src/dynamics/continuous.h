@@ -77,13 +77,18 @@ struct ContinuousScratch {
     int32_t first_shape = 0;
     int32_t shape_count = 0;
   };
-  /// A fast body's shape, prepared once per step (the TOI parts only when
-  /// a candidate first needs them).
+  /// A fast body's shape: what every candidate pair reads.
   struct FastShape {
     int32_t shape = 0;
+    /// Index of its FastCore in `cores`, -1 until a candidate first needs
+    /// the time-of-impact parts.
+    int32_t core = -1;
     /// Box over the whole sweep.
     AABB swept_box;
-    bool prepared = false;
+  };
+  /// The parts of a fast shape that only the path test and TimeOfImpact
+  /// read, prepared on first need: most fast shapes never get that far.
+  struct FastCore {
     ShapeProxy proxy;
     /// Centroid in the body frame, and the radius of the core around it
     /// that must never pass into another shape.
@@ -96,6 +101,7 @@ struct ContinuousScratch {
   };
   std::vector<Fast> fast;
   std::vector<FastShape> shapes;
+  std::vector<FastCore> cores;
   /// Body index -> index in `fast`, -1 for slow bodies (reset after use).
   std::vector<int32_t> fast_of_body;
   /// Min-heap of indices into `fast`.
