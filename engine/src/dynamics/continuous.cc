@@ -431,8 +431,9 @@ class Pass {
     return Dot(moved_a - moved_b, d.normal) > 0.0f;
   }
 
-  // Moves fast body `fi` back to its impact pose, refits its proxies and
-  // updates the bullets whose impacts depended on its motion.
+  // Moves fast body `fi` back to its impact pose and, while bullets are
+  // pending, refits its proxies and updates the bullets whose impacts
+  // depended on its motion.
   void Handle(int32_t fi) {
     Fast& f = s_->fast[fi];
     Body& body = w_->bodies[f.body];
@@ -442,9 +443,13 @@ class Pass {
     body.transform = xf;
     body.center = {(1.0f - t) * f.sweep.c1.x + t * f.sweep.c2.x,
                    (1.0f - t) * f.sweep.c1.y + t * f.sweep.c2.y};
-    RefitProxies(f.body);
     ++s_->event_count;
+    // Only pending bullets' queries can see the new boxes (bullets ignore
+    // bullets; non-bullets query static proxies): without them the refit
+    // would be wasted, since the step gives every moved body its new boxes
+    // right after this pass (UpdateAwakeBounds).
     if (f.bullet || pending_bullets_ == 0) return;
+    RefitProxies(f.body);
     // Only bullets sweep against this body; re-query just its swept box for
     // the pending ones (their proxies hold their step-start boxes).
     w_->broad_phase->QueryAabb(Inflate(f.swept_box, max_bullet_motion_), &s_->query);
@@ -485,7 +490,8 @@ class Pass {
         MulTransforms(at_end, InvMulTransforms(at_impact, GetSweepTransform(f.sweep, f.stop)));
     body.transform = xf;
     body.center = TransformPoint(xf, body.local_center);
-    RefitProxies(f.body);
+    // No refit: nothing queries after this, and the step gives the body its
+    // new boxes next (UpdateAwakeBounds).
   }
 
   void RefitProxies(int32_t index) {

@@ -19,9 +19,11 @@
 // (fraction, body index) in a binary min-heap with decrease/increase-key;
 // events are handled in that order. Handling one moves the body back to its
 // time-of-impact pose (keeping its velocity: next step's speculative
-// contact stops it), refits its proxies in place (BroadPhase::Refit, no
-// rebuild) and re-queries only its swept box, to find the bullets whose
-// impact against it must be recomputed now that it stops early. A stopped
+// contact stops it) and, while bullets are pending, refits its proxies in
+// place (BroadPhase::Refit, no rebuild) and re-queries only its swept box,
+// to find the bullets whose impact against it must be recomputed now that
+// it stops early (only their queries could see the refit boxes; the step
+// gives every moved body new boxes after this stage anyway). A stopped
 // body is modelled as resting at its impact pose for the rest of the step,
 // so event times only grow and the heap order is the order of events. A
 // bullet that hit a moving body instead rides along with that body from
@@ -117,7 +119,9 @@ struct ContinuousScratch {
 /// Runs continuous collision over `awake_bodies` (body indices in index
 /// order, as the solver left them). Does nothing unless
 /// WorldDef::enable_continuous. Changes only the poses (Body::transform,
-/// center) of fast bodies that hit something, and their proxies' boxes.
+/// center) of fast bodies that hit something, and, while bullets are
+/// pending, their shapes' and proxies' boxes (the caller updates the boxes
+/// of every moved body afterwards).
 void SolveContinuous(WorldState* world, const std::vector<int32_t>& awake_bodies,
                      ContinuousScratch* scratch);
 
