@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "atoll/assert.h"
 #include "atoll/constants.h"
 #include "atoll/distance.h"
 #include "atoll/filter.h"
@@ -14,6 +15,7 @@ namespace {
 using Fast = ContinuousScratch::Fast;
 using FastShape = ContinuousScratch::FastShape;
 using FastCore = ContinuousScratch::FastCore;
+using NearStatic = ContinuousScratch::NearStatic;
 
 // Length of the chord between two rotations on the unit circle: a point at
 // distance r from the center of mass moves r * chord by the rotation alone,
@@ -48,20 +50,42 @@ AABB SweptShapeBox(const ShapeGeometry& shape, const Sweep& sweep, float max_ext
 
 // The same for a body's solved motion, from its own step-start and current
 // poses (no renormalized rotations to recompute) and the bow of its
-// rotation.
+// rotation. The boxes at both poses are ComputeShapeAABB's, bit for bit,
+// with circles and polygons (most fast shapes) done inline in one pass.
 AABB SweptShapeBox(const ShapeGeometry& shape, const Transform& start, const Transform& end,
                    float bow) {
-  AABB box;
-  if (shape.type == ShapeType::kCircle) {
-    // Most fast shapes: both of ComputeShapeAABB's boxes at once. Rounding
-    // is monotonic, so Min(a - r, b - r) == Min(a, b) - r bit for bit.
-    const Vec2 a = TransformPoint(start, shape.circle.center);
-    const Vec2 b = TransformPoint(end, shape.circle.center);
-    const float r = shape.circle.radius;
-    box = {{Min(a.x, b.x) - r, Min(a.y, b.y) - r}, {Max(a.x, b.x) + r, Max(a.y, b.y) + r}};
-  } else {
-    box = Union(ComputeShapeAABB(shape, start), ComputeShapeAABB(shape, end));
+  AABB box_start, box_end;
+  switch (shape.type) {
+    case ShapeType::kCircle: {
+      const Vec2 a = TransformPoint(start, shape.circle.center);
+      const Vec2 b = TransformPoint(end, shape.circle.center);
+      const float r = shape.circle.radius;
+      box_start = {{a.x - r, a.y - r}, {a.x + r, a.y + r}};
+      box_end = {{b.x - r, b.y - r}, {b.x + r, b.y + r}};
+      break;
+    }
+    case ShapeType::kPolygon: {
+      const Polygon& p = shape.polygon;
+      Vec2 lower_a = TransformPoint(start, p.vertices[0]), upper_a = lower_a;
+      Vec2 lower_b = TransformPoint(end, p.vertices[0]), upper_b = lower_b;
+      for (int32_t i = 1; i < p.count; ++i) {
+        const Vec2 a = TransformPoint(start, p.vertices[i]);
+        const Vec2 b = TransformPoint(end, p.vertices[i]);
+        lower_a = Min(lower_a, a);
+        upper_a = Max(upper_a, a);
+        lower_b = Min(lower_b, b);
+        upper_b = Max(upper_b, b);
+      }
+      box_start = Inflate({lower_a, upper_a}, p.radius);
+      box_end = Inflate({lower_b, upper_b}, p.radius);
+      break;
+    }
+    default:
+      box_start = ComputeShapeAABB(shape, start);
+      box_end = ComputeShapeAABB(shape, end);
+      break;
   }
+  const AABB box = Union(box_start, box_end);
   return bow > 0.0f ? Inflate(box, bow) : box;
 }
 
@@ -86,43 +110,51 @@ Sweep RestingAt(const Sweep& sweep, float t) {
   return out;
 }
 
-// A lower bound on the distance between the segment p-q and the core of
-// `shape` placed at `xf` (the shape without its rounding: the points of
-// MakeShapeProxy): the exact distance for one or two core points, the
-// largest separation along a face normal for a polygon (any separating axis
-// bounds it from below). Read straight from the geometry: most candidates
-// end here and never need a ShapeProxy.
-float PathToCoreBound(Vec2 p, Vec2 q, const ShapeGeometry& shape, const Transform& xf) {
-  Vec2 a, b;
+// The core points of a shape that is not a polygon (a circle's center
+// twice, a capsule's centers, a segment's ends: the points of
+// MakeShapeProxy) placed at `xf`.
+void CorePoints(const ShapeGeometry& shape, const Transform& xf, Vec2* a, Vec2* b) {
   switch (shape.type) {
     case ShapeType::kCircle:
-      a = b = TransformPoint(xf, shape.circle.center);
-      break;
+      *a = *b = TransformPoint(xf, shape.circle.center);
+      return;
     case ShapeType::kCapsule:
-      a = TransformPoint(xf, shape.capsule.center1);
-      b = TransformPoint(xf, shape.capsule.center2);
-      break;
+      *a = TransformPoint(xf, shape.capsule.center1);
+      *b = TransformPoint(xf, shape.capsule.center2);
+      return;
     case ShapeType::kSegment:
-      a = TransformPoint(xf, shape.segment.point1);
-      b = TransformPoint(xf, shape.segment.point2);
-      break;
+      *a = TransformPoint(xf, shape.segment.point1);
+      *b = TransformPoint(xf, shape.segment.point2);
+      return;
     case ShapeType::kChainSegment:
-      a = TransformPoint(xf, shape.chain_segment.segment.point1);
-      b = TransformPoint(xf, shape.chain_segment.segment.point2);
+      *a = TransformPoint(xf, shape.chain_segment.segment.point1);
+      *b = TransformPoint(xf, shape.chain_segment.segment.point2);
+      return;
+    case ShapeType::kPolygon:
       break;
-    case ShapeType::kPolygon: {
-      const Polygon& polygon = shape.polygon;
-      const Vec2 lp = InvTransformPoint(xf, p), lq = InvTransformPoint(xf, q);
-      float bound = Dot(polygon.normals[0], lp - polygon.vertices[0]);
-      bound = Min(bound, Dot(polygon.normals[0], lq - polygon.vertices[0]));
-      for (int32_t i = 1; i < polygon.count; ++i) {
-        const float face = Min(Dot(polygon.normals[i], lp - polygon.vertices[i]),
-                               Dot(polygon.normals[i], lq - polygon.vertices[i]));
-        bound = Max(bound, face);
-      }
-      return bound;
-    }
   }
+  ATOLL_ASSERT(false && "a polygon's core is not two points");
+}
+
+// A lower bound on the distance between the segment p-q and the core of
+// `shape` placed at `xf` (the shape without its rounding): the exact
+// distance for one or two core points, the largest separation along a face
+// normal for a polygon (any separating axis bounds it from below).
+float PathToCoreBound(Vec2 p, Vec2 q, const ShapeGeometry& shape, const Transform& xf) {
+  if (shape.type == ShapeType::kPolygon) {
+    const Polygon& polygon = shape.polygon;
+    const Vec2 lp = InvTransformPoint(xf, p), lq = InvTransformPoint(xf, q);
+    float bound = Dot(polygon.normals[0], lp - polygon.vertices[0]);
+    bound = Min(bound, Dot(polygon.normals[0], lq - polygon.vertices[0]));
+    for (int32_t i = 1; i < polygon.count; ++i) {
+      const float face = Min(Dot(polygon.normals[i], lp - polygon.vertices[i]),
+                             Dot(polygon.normals[i], lq - polygon.vertices[i]));
+      bound = Max(bound, face);
+    }
+    return bound;
+  }
+  Vec2 a, b;
+  CorePoints(shape, xf, &a, &b);
   return Sqrt(SegmentDistance(p, q, a, b).distance_squared);
 }
 
@@ -155,11 +187,12 @@ struct Other {
   const Shape* shape = nullptr;
   const Body* body = nullptr;
   AABB box;
-  /// A static body's shape: it rests at `pose` all step (its `sweep` is
-  /// only derived when TimeOfImpact needs it).
+  /// A static body's shape: it rests at `pose` all step, and its sweep is
+  /// only derived when TimeOfImpact needs it. Otherwise `sweep` is the
+  /// moving body's motion until `stop`.
   bool resting = false;
   Transform pose;
-  Sweep sweep;
+  const Sweep* sweep = nullptr;
   float stop = 1.0f;
 };
 
@@ -170,19 +203,20 @@ class Pass {
   void Run(const std::vector<int32_t>& awake_bodies) {
     s_->fast.clear();
     s_->shapes.clear();
-    s_->cores.clear();
     s_->heap.clear();
     statics_ = w_->broad_phase->static_count() > 0;
     s_->fast_count = s_->event_count = s_->toi_count = 0;
     if (s_->fast_of_body.size() < w_->bodies.size()) s_->fast_of_body.resize(w_->bodies.size(), -1);
+    if (s_->static_cache.size() < w_->bodies.size()) s_->static_cache.resize(w_->bodies.size());
     Gather(awake_bodies);
     if (s_->fast.empty()) return;
+    // Non-bullets are in the heap already; bullets sweep against bodies
+    // that move, so only now that all are known.
     for (int32_t fi = 0; fi < static_cast<int32_t>(s_->fast.size()); ++fi) {
       Fast& f = s_->fast[fi];
-      f.fraction = FirstImpactOf(fi, &f.carrier);
-      // A non-bullet that hits nothing never will (statics do not move);
-      // a bullet may, once a body stops in its way.
-      if (f.fraction < 1.0f || f.bullet) HeapPush(fi);
+      if (!f.bullet) continue;
+      f.fraction = FirstImpactOf(f, &f.carrier);
+      HeapPush(fi);
     }
     while (!s_->heap.empty() && s_->fast[s_->heap.front()].fraction < 1.0f) {
       const int32_t fi = HeapPop();
@@ -199,18 +233,22 @@ class Pass {
 
  private:
   // Finds the fast bodies (in body index order) and how far the others
-  // moved.
+  // moved. A non-bullet sweeps against static shapes only, so its first
+  // impact is final at once: it is only kept (in `fast`, and in the heap)
+  // when it hits something. One that does not needs no record: it moves as
+  // solved, which is what BodySweep gives a bullet sweeping against it.
   void Gather(const std::vector<int32_t>& awake_bodies) {
+    const std::vector<Body>& bodies = w_->bodies;
+    int32_t fast_count = 0;
     for (int32_t index : awake_bodies) {
-      const Body& b = w_->bodies[index];
+      const Body& b = bodies[index];
       if (b.type != BodyType::kDynamic) continue;
       const bool bullet = b.is_bullet;
       // Without static shapes a non-bullet has nothing to hit (and as a
       // bullet's target it moves as solved: no need to track it).
       if (!bullet && !statics_) continue;
       if (b.shapes.empty() || !IsFast(b)) continue;
-      const int32_t fi = static_cast<int32_t>(s_->fast.size());
-      Fast& f = s_->fast.emplace_back();
+      Fast f;
       f.body = index;
       f.bullet = bullet;
       f.sweep = {b.local_center, b.center0, b.center, b.rotation0, b.transform.q};
@@ -228,21 +266,30 @@ class Pass {
         f.swept_box = f.shape_count == 0 ? fs.swept_box : Union(f.swept_box, fs.swept_box);
         ++f.shape_count;
       }
-      if (f.shape_count == 0) {
-        s_->fast.pop_back();
-        continue;
-      }
+      if (f.shape_count == 0) continue;
+      ++fast_count;
       if (bullet) {
         max_bullet_motion_ = Max(max_bullet_motion_, MotionBound(b));
         ++pending_bullets_;
+      } else {
+        const int32_t cores = cores_used_;
+        f.fraction = StaticImpactOf(f);
+        // Its shapes are never read again.
+        s_->shapes.resize(static_cast<size_t>(f.first_shape));
+        cores_used_ = cores;
+        f.shape_count = 0;
+        if (f.fraction >= 1.0f) continue;
       }
+      const int32_t fi = static_cast<int32_t>(s_->fast.size());
+      s_->fast.push_back(f);
       s_->fast_of_body[index] = fi;
+      if (!bullet) HeapPush(fi);
     }
-    s_->fast_count = static_cast<int32_t>(s_->fast.size());
+    s_->fast_count = fast_count;
     if (pending_bullets_ == 0) return;
     // Bullets sweep against moving bodies: how far did those move?
     for (int32_t index : awake_bodies) {
-      const Body& b = w_->bodies[index];
+      const Body& b = bodies[index];
       if (b.type == BodyType::kStatic || (b.type == BodyType::kDynamic && b.is_bullet)) continue;
       max_motion_ = Max(max_motion_, MotionBound(b));
     }
@@ -262,31 +309,95 @@ class Pass {
     return MotionBound(b) > limit;
   }
 
-  // The earliest impact of fast body `fi` in [0, 1), or 1, and the moving
-  // body it hits first (kNullIndex for a static one or none).
-  float FirstImpactOf(int32_t fi, int32_t* carrier) {
+  // The earliest impact of non-bullet `f` in [0, 1), or 1: against static
+  // shapes only, taken from the statics near its path (StaticsNear) in id
+  // order, the order QueryStaticAabb would give.
+  float StaticImpactOf(const Fast& f) {
+    const std::vector<NearStatic>& near = StaticsNear(f);
+    const Body& body = w_->bodies[f.body];
+    float best = 1.0f;
+    for (const NearStatic& other : near) {
+      if (!Overlaps(other.proxy_box, f.swept_box)) continue;
+      // Sensors, and asleep bodies (their proxies are static too: only a
+      // bullet sweeps against them).
+      if (other.core == NearStatic::kSkip) continue;
+      if (!body.joints.empty() && !w_->bodies[other.body].joints.empty() &&
+          !JointsAllowContact(*w_, f.body, other.body)) {
+        continue;
+      }
+      for (int32_t k = f.first_shape; k < f.first_shape + f.shape_count; ++k) {
+        best = Min(best, ImpactOfStatic(f, &s_->shapes[k], other, best));
+      }
+    }
+    return best;
+  }
+
+  // The static proxies whose boxes overlap StaticCache::box of `f`'s body,
+  // a box that holds f.swept_box: kept from an earlier step while the
+  // static proxies stay as they were and the box still holds the body's
+  // swept box, else queried afresh. Filtered by the swept box, they are
+  // exactly what QueryStaticAabb(f.swept_box) gives: any static overlapping
+  // the swept box overlaps the larger box. What they are made of is read
+  // once per query: no static shape changes without its proxy changing.
+  const std::vector<NearStatic>& StaticsNear(const Fast& f) {
+    ContinuousScratch::StaticCache& cache = s_->static_cache[f.body];
+    BroadPhase& broad_phase = *w_->broad_phase;
+    const uint64_t epoch = broad_phase.static_epoch();
+    if (cache.epoch == epoch && Contains(cache.box, f.swept_box)) return cache.statics;
+    cache.epoch = epoch;
+    cache.box = StretchedBox(f);
+    broad_phase.QueryStaticAabb(cache.box, &s_->query);
+    cache.statics.resize(s_->query.size());
+    for (size_t k = 0; k < s_->query.size(); ++k) {
+      const int32_t id = s_->query[k];
+      const Shape& shape = w_->shapes[id];
+      const Body& other_body = w_->bodies[shape.body];
+      NearStatic& near = cache.statics[k];
+      near.shape = id;
+      near.body = shape.body;
+      near.proxy_box = broad_phase.GetAabb(id);
+      near.box = shape.aabb;
+      near.radius = CoreRadius(shape.geometry);
+      if (shape.is_sensor || other_body.type != BodyType::kStatic) {
+        near.core = NearStatic::kSkip;
+      } else if (shape.geometry.type == ShapeType::kPolygon) {
+        near.core = NearStatic::kPolygon;
+      } else {
+        near.core = NearStatic::kPoints;
+        CorePoints(shape.geometry, other_body.transform, &near.a, &near.b);
+      }
+    }
+    return cache.statics;
+  }
+
+  // The box a non-bullet's statics are kept for: its swept box stretched
+  // on along its motion by four more steps of the same motion and padded
+  // by half a step, so that it still holds the next few swept boxes unless
+  // the body turns or speeds up a lot. (callgrind on the continuous-
+  // collision scenes: shorter boxes are queried again too often, longer
+  // ones hold more statics to filter; this sits on the flat bottom.)
+  static AABB StretchedBox(const Fast& f) {
+    const Vec2 d = f.sweep.c2 - f.sweep.c1;
+    const AABB ahead = {f.swept_box.lower + 4.0f * d, f.swept_box.upper + 4.0f * d};
+    return Inflate(Union(f.swept_box, ahead), 0.5f * (Abs(d.x) + Abs(d.y)));
+  }
+
+  // The earliest impact of bullet `f` in [0, 1), or 1, and the moving body
+  // it hits first (kNullIndex for a static one or none).
+  float FirstImpactOf(const Fast& f, int32_t* carrier) {
     *carrier = kNullIndex;
-    const Fast& f = s_->fast[fi];
     const Body& body = w_->bodies[f.body];
     // A bullet's candidates move too; their proxies still hold their
     // step-start boxes, which lie within max_motion_ of anything they swept.
-    if (f.bullet) {
-      w_->broad_phase->QueryAabb(Inflate(f.swept_box, max_motion_), &s_->query);
-    } else {
-      w_->broad_phase->QueryStaticAabb(f.swept_box, &s_->query);
-    }
+    w_->broad_phase->QueryAabb(Inflate(f.swept_box, max_motion_), &s_->query);
     float best = 1.0f;
     for (int32_t shape_index : s_->query) {
       const Shape& shape = w_->shapes[shape_index];
       if (shape.body == f.body || shape.is_sensor) continue;
       const Body& other_body = w_->bodies[shape.body];
       const bool resting = other_body.type == BodyType::kStatic;
-      if (!resting) {
-        // Non-bullets sweep against static shapes only; bullets against
-        // everything but other bullets.
-        if (!f.bullet) continue;
-        if (other_body.type == BodyType::kDynamic && other_body.is_bullet) continue;
-      }
+      // Bullets sweep against everything but other bullets.
+      if (other_body.type == BodyType::kDynamic && other_body.is_bullet) continue;
       if (!body.joints.empty() && !other_body.joints.empty() &&
           !JointsAllowContact(*w_, f.body, shape.body)) {
         continue;
@@ -295,18 +406,20 @@ class Pass {
       other.shape = &shape;
       other.body = &other_body;
       other.resting = resting;
+      Sweep moving;
       if (resting) {
         other.pose = other_body.transform;
         other.box = shape.aabb;
       } else {
         const int32_t other_fast = s_->fast_of_body[shape.body];
         if (other_fast >= 0) {
-          other.sweep = s_->fast[other_fast].sweep;
+          other.sweep = &s_->fast[other_fast].sweep;
           other.stop = s_->fast[other_fast].stop;
         } else {
-          other.sweep = BodySweep(other_body);
+          moving = BodySweep(other_body);
+          other.sweep = &moving;
         }
-        other.box = SweptShapeBox(shape.geometry, other.sweep, other_body.max_extent);
+        other.box = SweptShapeBox(shape.geometry, *other.sweep, other_body.max_extent);
       }
       for (int32_t k = f.first_shape; k < f.first_shape + f.shape_count; ++k) {
         const float t = ImpactOfShapes(f, &s_->shapes[k], other, best);
@@ -319,15 +432,27 @@ class Pass {
     return best;
   }
 
-  // The TimeOfImpact parts of `fast_shape`, prepared on first use.
+  // The TimeOfImpact parts of `fast_shape`, prepared on first use (in
+  // `cores`, whose records are reused from step to step).
   const FastCore& CoreOf(const Fast& f, FastShape* fast_shape) {
     if (fast_shape->core >= 0) return s_->cores[fast_shape->core];
+    if (cores_used_ == static_cast<int32_t>(s_->cores.size())) s_->cores.emplace_back();
+    fast_shape->core = cores_used_++;
+    FastCore& core = s_->cores[fast_shape->core];
     const ShapeGeometry& geometry = w_->shapes[fast_shape->shape].geometry;
-    fast_shape->core = static_cast<int32_t>(s_->cores.size());
-    FastCore& core = s_->cores.emplace_back();
-    core.proxy = MakeShapeProxy(geometry);
-    core.centroid = ComputeShapeCentroid(geometry);
-    core.core_radius = 0.25f * ComputeShapeMinExtent(geometry);
+    if (geometry.type == ShapeType::kCircle) {
+      // What MakeShapeProxy, ComputeShapeCentroid and ComputeShapeMinExtent
+      // give, without the calls.
+      core.proxy.points[0] = geometry.circle.center;
+      core.proxy.count = 1;
+      core.proxy.radius = geometry.circle.radius;
+      core.centroid = geometry.circle.center;
+      core.core_radius = 0.25f * geometry.circle.radius;
+    } else {
+      core.proxy = MakeShapeProxy(geometry);
+      core.centroid = ComputeShapeCentroid(geometry);
+      core.core_radius = 0.25f * ComputeShapeMinExtent(geometry);
+    }
     float extent_sq = 0.0f;
     for (int32_t i = 0; i < core.proxy.count; ++i) {
       extent_sq = Max(extent_sq, DistanceSquared(core.proxy.points[i], f.sweep.local_center));
@@ -335,6 +460,32 @@ class Pass {
     core.core_extent = Sqrt(extent_sq);
     core.centroid_extent = Distance(core.centroid, f.sweep.local_center);
     return core;
+  }
+
+  // The first impact of one fast shape against one static shape before
+  // `limit`, or `limit`. The same as ImpactOfShapes with a resting other,
+  // with the cheap tests first: the path test rules out most candidates
+  // before the shapes themselves are read (which test says `limit` first
+  // makes no difference to the answer).
+  float ImpactOfStatic(const Fast& f, FastShape* fast_shape, const NearStatic& other,
+                       float limit) {
+    if (!Overlaps(fast_shape->swept_box, other.box)) return limit;
+    const FastCore& fs = CoreOf(f, fast_shape);
+    const Shape& os = w_->shapes[other.shape];
+    const Body& other_body = w_->bodies[other.body];
+    // See ImpactOfShapes.
+    const float clearance =
+        other.core == NearStatic::kPoints
+            ? Sqrt(SegmentDistance(f.sweep.c1, f.sweep.c2, other.a, other.b).distance_squared)
+            : PathToCoreBound(f.sweep.c1, f.sweep.c2, os.geometry, other_body.transform);
+    if (KeepsClear(clearance - fs.core_extent, fs.proxy.radius + other.radius)) return limit;
+    const bool centroid_clear =
+        KeepsClear(clearance - fs.centroid_extent, fs.core_radius + other.radius);
+    const Shape& shape = w_->shapes[fast_shape->shape];
+    if (IsThin(shape.geometry.type) && IsThin(os.geometry.type)) return limit;  // never collide
+    if (!ShouldCollide(shape.filter, os.filter)) return limit;
+    const Sweep resting = BodySweep(other_body);
+    return ImpactOfCores(f, fs, os, resting, 1.0f, centroid_clear, limit);
   }
 
   // The first impact of one fast shape against one other shape before
@@ -356,31 +507,39 @@ class Pass {
       const float other_radius = CoreRadius(os.geometry);
       if (KeepsClear(clearance - fs.core_extent, fs.proxy.radius + other_radius)) return limit;
       centroid_clear = KeepsClear(clearance - fs.centroid_extent, fs.core_radius + other_radius);
+      const Sweep resting = BodySweep(*other.body);
+      return ImpactOfCores(f, fs, os, resting, 1.0f, centroid_clear, limit);
     }
-    TOIInput input;
-    input.sweep_b = other.resting ? BodySweep(*other.body) : other.sweep;
+    return ImpactOfCores(f, fs, os, *other.sweep, other.stop, centroid_clear, limit);
+  }
+
+  // The TimeOfImpact part of ImpactOfShapes: the other shape `os` moves by
+  // `other_sweep` until `stop`, then rests.
+  float ImpactOfCores(const Fast& f, const FastCore& fs, const Shape& os, const Sweep& other_sweep,
+                      float stop, bool centroid_clear, float limit) {
     if (os.geometry.type == ShapeType::kChainSegment) {
       // One-sided: a shape starting behind the chain passes through it.
-      const Transform xo = SweepStart(input.sweep_b);
+      const Transform xo = SweepStart(other_sweep);
       const Segment& seg = os.geometry.chain_segment.segment;
       const Vec2 p1 = TransformPoint(xo, seg.point1), p2 = TransformPoint(xo, seg.point2);
       const Vec2 c = TransformPoint(SweepStart(f.sweep), fs.centroid);
       if (Cross(p2 - p1, c - p1) > 0.0f) return limit;
     }
+    TOIInput input;
     input.proxy_a = fs.proxy;
     input.proxy_b = MakeShapeProxy(os.geometry);
     input.sweep_a = f.sweep;
-    if (other.stop >= 1.0f) {
+    input.sweep_b = other_sweep;
+    if (stop >= 1.0f) {
       return ImpactOfSweeps(&input, fs.centroid, fs.core_radius, centroid_clear, limit);
     }
     // The other body stopped at `stop` and rests there afterwards: sweep the
     // two pieces of its motion one after the other.
-    const float stop = other.stop;
     const float first = ImpactOfSweeps(&input, fs.centroid, fs.core_radius, false, Min(limit, stop));
     if (first < Min(limit, stop) || stop >= limit) return Min(first, limit);
     input.proxy_a = fs.proxy;
     input.sweep_a = SweepFrom(f.sweep, stop);
-    input.sweep_b = RestingAt(other.sweep, stop);
+    input.sweep_b = RestingAt(other_sweep, stop);
     const float rest = 1.0f - stop;
     const float u_limit = (limit - stop) / rest;
     const float u = ImpactOfSweeps(&input, fs.centroid, fs.core_radius, false, u_limit);
@@ -466,7 +625,7 @@ class Pass {
                        s_->affected.end());
     for (size_t k = 0; k < s_->affected.size(); ++k) {
       Fast& bullet = s_->fast[s_->affected[k]];
-      bullet.fraction = FirstImpactOf(s_->affected[k], &bullet.carrier);
+      bullet.fraction = FirstImpactOf(bullet, &bullet.carrier);
       HeapUpdate(s_->affected[k]);
     }
   }
@@ -572,6 +731,8 @@ class Pass {
   float max_motion_ = 0.0f;
   float max_bullet_motion_ = 0.0f;
   int32_t pending_bullets_ = 0;
+  // Records of `cores` in use this step.
+  int32_t cores_used_ = 0;
 };
 
 }  // namespace

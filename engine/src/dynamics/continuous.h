@@ -15,9 +15,16 @@
 // path of the fast body's center of mass keeps its core clear of the other
 // core by more than where the query would stop (a cheap lower bound on the
 // distance: exact for circles, segments and capsules, face normals for
-// polygons). The first impact of each fast body is an event keyed by
-// (fraction, body index) in a binary min-heap with decrease/increase-key;
-// events are handled in that order. Handling one moves the body back to its
+// polygons). A non-bullet's static candidates are kept from step to step
+// (ContinuousScratch::static_cache): the static proxies overlapping a box
+// stretched ahead of it along its motion, with what the path test reads of
+// their shapes, reused while that box still holds the swept box and the
+// broad phase's static_epoch() is unchanged; filtered by the swept box
+// they are exactly what the query would answer. A non-bullet's impact
+// depends on static shapes alone, so it is final at once; only one that
+// hits something is kept as a record. The first impact of each fast body
+// is an event keyed by (fraction, body index) in a binary min-heap with
+// decrease/increase-key; events are handled in that order. Handling one moves the body back to its
 // time-of-impact pose (keeping its velocity: next step's speculative
 // contact stops it) and, while bullets are pending, refits its proxies in
 // place (BroadPhase::Refit, no rebuild) and re-queries only its swept box,
@@ -103,6 +110,7 @@ struct ContinuousScratch {
   };
   std::vector<Fast> fast;
   std::vector<FastShape> shapes;
+  /// Grows only: records are reused from step to step.
   std::vector<FastCore> cores;
   /// Body index -> index in `fast`, -1 for slow bodies (reset after use).
   std::vector<int32_t> fast_of_body;
@@ -110,6 +118,35 @@ struct ContinuousScratch {
   std::vector<int32_t> heap;
   std::vector<int32_t> query;
   std::vector<int32_t> affected;
+  /// A static proxy near a non-bullet's path, with what the path test
+  /// needs of its shape.
+  struct NearStatic {
+    enum Core : uint8_t {
+      /// Not a static body's shape, or a sensor: no non-bullet hits it.
+      kSkip,
+      /// The core is the segment a-b (a point when a == b).
+      kPoints,
+      kPolygon,
+    };
+    int32_t shape = 0;
+    int32_t body = 0;
+    /// The proxy's box and the shape's (Shape::aabb).
+    AABB proxy_box;
+    AABB box;
+    /// The core in world coordinates and its rounding radius.
+    Vec2 a, b;
+    float radius = 0.0f;
+    Core core = kSkip;
+  };
+  /// Per body index: the static proxies (ascending ids) whose boxes
+  /// overlap `box`, as of the broad phase's static_epoch() `epoch` (0:
+  /// none yet). See Pass::StaticsNear.
+  struct StaticCache {
+    AABB box;
+    uint64_t epoch = 0;
+    std::vector<NearStatic> statics;
+  };
+  std::vector<StaticCache> static_cache;
   /// Counters of the last pass, for tests and benchmarks.
   int32_t fast_count = 0;
   int32_t event_count = 0;
