@@ -205,6 +205,9 @@ class Pass {
     s_->shapes.clear();
     s_->heap.clear();
     statics_ = w_->broad_phase->static_count() > 0;
+    const uint64_t epoch = w_->broad_phase->static_epoch();
+    statics_steady_ = epoch == s_->steady_epoch;
+    s_->steady_epoch = epoch;
     s_->fast_count = s_->event_count = s_->toi_count = 0;
     if (s_->fast_of_body.size() < w_->bodies.size()) s_->fast_of_body.resize(w_->bodies.size(), -1);
     if (s_->static_cache.size() < w_->bodies.size()) s_->static_cache.resize(w_->bodies.size());
@@ -248,42 +251,66 @@ class Pass {
       // bullet's target it moves as solved: no need to track it).
       if (!bullet && !statics_) continue;
       if (b.shapes.empty() || !IsFast(b)) continue;
-      Fast f;
-      f.body = index;
-      f.bullet = bullet;
-      f.sweep = {b.local_center, b.center0, b.center, b.rotation0, b.transform.q};
-      f.first_shape = static_cast<int32_t>(s_->shapes.size());
+      const Sweep sweep{b.local_center, b.center0, b.center, b.rotation0, b.transform.q};
       const Transform start{b.center0 - RotateVector(b.rotation0, b.local_center), b.rotation0};
       const float bow = b.rotation0 == b.transform.q
                             ? 0.0f
                             : b.max_extent * RotationChord(b.rotation0, b.transform.q);
-      for (int32_t shape_index : b.shapes) {
-        const Shape& shape = w_->shapes[shape_index];
+      // The shapes that collide and their swept boxes: the usual single
+      // shape in a local, more in `shapes`.
+      FastShape single;
+      FastShape* shapes = &single;
+      int32_t count = 0;
+      AABB swept_box;
+      const size_t first = s_->shapes.size();
+      if (b.shapes.size() == 1) {
+        const Shape& shape = w_->shapes[b.shapes[0]];
         if (shape.is_sensor || !shape.has_proxy) continue;
-        FastShape& fs = s_->shapes.emplace_back();
-        fs.shape = shape_index;
-        fs.swept_box = SweptShapeBox(shape.geometry, start, b.transform, bow);
-        f.swept_box = f.shape_count == 0 ? fs.swept_box : Union(f.swept_box, fs.swept_box);
-        ++f.shape_count;
+        single.shape = b.shapes[0];
+        single.swept_box = SweptShapeBox(shape.geometry, start, b.transform, bow);
+        swept_box = single.swept_box;
+        count = 1;
+      } else {
+        for (int32_t shape_index : b.shapes) {
+          const Shape& shape = w_->shapes[shape_index];
+          if (shape.is_sensor || !shape.has_proxy) continue;
+          FastShape& fs = s_->shapes.emplace_back();
+          fs.shape = shape_index;
+          fs.swept_box = SweptShapeBox(shape.geometry, start, b.transform, bow);
+          swept_box = count == 0 ? fs.swept_box : Union(swept_box, fs.swept_box);
+          ++count;
+        }
+        if (count == 0) continue;
+        shapes = s_->shapes.data() + first;
       }
-      if (f.shape_count == 0) continue;
       ++fast_count;
+      float fraction = 1.0f;
       if (bullet) {
+        if (shapes == &single) s_->shapes.push_back(single);
         max_bullet_motion_ = Max(max_bullet_motion_, MotionBound(b));
         ++pending_bullets_;
       } else {
         const int32_t cores = cores_used_;
-        f.fraction = StaticImpactOf(f);
+        fraction = StaticImpactOf(index, sweep, swept_box, shapes, count);
         // Its shapes are never read again.
-        s_->shapes.resize(static_cast<size_t>(f.first_shape));
+        s_->shapes.resize(first);
         cores_used_ = cores;
-        f.shape_count = 0;
-        if (f.fraction >= 1.0f) continue;
+        if (fraction >= 1.0f) continue;
       }
       const int32_t fi = static_cast<int32_t>(s_->fast.size());
-      s_->fast.push_back(f);
+      Fast& f = s_->fast.emplace_back();
+      f.body = index;
+      f.bullet = bullet;
+      f.sweep = sweep;
+      f.swept_box = swept_box;
+      f.fraction = fraction;
+      if (bullet) {
+        f.first_shape = static_cast<int32_t>(first);
+        f.shape_count = count;
+      } else {
+        HeapPush(fi);
+      }
       s_->fast_of_body[index] = fi;
-      if (!bullet) HeapPush(fi);
     }
     s_->fast_count = fast_count;
     if (pending_bullets_ == 0) return;
@@ -309,77 +336,76 @@ class Pass {
     return MotionBound(b) > limit;
   }
 
-  // The earliest impact of non-bullet `f` in [0, 1), or 1: against static
+  // The earliest impact in [0, 1), or 1, of non-bullet `body` moving by
+  // `sweep` with `shapes` (whose boxes make up `swept_box`): against static
   // shapes only, taken from the statics near its path (StaticsNear) in id
   // order, the order QueryStaticAabb would give.
-  float StaticImpactOf(const Fast& f) {
-    const std::vector<NearStatic>& near = StaticsNear(f);
-    const Body& body = w_->bodies[f.body];
+  float StaticImpactOf(int32_t body_index, const Sweep& sweep, const AABB& swept_box,
+                       FastShape* shapes, int32_t count) {
+    const std::vector<NearStatic>& near = StaticsNear(body_index, sweep, swept_box);
+    const Body& body = w_->bodies[body_index];
     float best = 1.0f;
     for (const NearStatic& other : near) {
-      if (!Overlaps(other.proxy_box, f.swept_box)) continue;
-      // Sensors, and asleep bodies (their proxies are static too: only a
-      // bullet sweeps against them).
-      if (other.core == NearStatic::kSkip) continue;
+      if (!Overlaps(other.proxy_box, swept_box)) continue;
       if (!body.joints.empty() && !w_->bodies[other.body].joints.empty() &&
-          !JointsAllowContact(*w_, f.body, other.body)) {
+          !JointsAllowContact(*w_, body_index, other.body)) {
         continue;
       }
-      for (int32_t k = f.first_shape; k < f.first_shape + f.shape_count; ++k) {
-        best = Min(best, ImpactOfStatic(f, &s_->shapes[k], other, best));
+      for (int32_t k = 0; k < count; ++k) {
+        best = Min(best, ImpactOfStatic(sweep, &shapes[k], other, best));
       }
     }
     return best;
   }
 
-  // The static proxies whose boxes overlap StaticCache::box of `f`'s body,
-  // a box that holds f.swept_box: kept from an earlier step while the
-  // static proxies stay as they were and the box still holds the body's
-  // swept box, else queried afresh. Filtered by the swept box, they are
-  // exactly what QueryStaticAabb(f.swept_box) gives: any static overlapping
-  // the swept box overlaps the larger box. What they are made of is read
-  // once per query: no static shape changes without its proxy changing.
-  const std::vector<NearStatic>& StaticsNear(const Fast& f) {
-    ContinuousScratch::StaticCache& cache = s_->static_cache[f.body];
+  // The static bodies' shapes (not sensors) whose proxies overlap
+  // StaticCache::box of the body, a box that holds its `swept_box`: kept
+  // from an earlier step while the static proxies stay as they were and
+  // the box still holds the body's swept box, else queried afresh.
+  // Filtered by the swept box, they are exactly the shapes of
+  // QueryStaticAabb(swept_box) that a non-bullet sweeps against (the other
+  // static proxies are asleep bodies'): any proxy overlapping the swept box
+  // overlaps the larger box. What they are made of is read once per query:
+  // no static shape changes without its proxy changing.
+  const std::vector<NearStatic>& StaticsNear(int32_t body, const Sweep& sweep,
+                                             const AABB& swept_box) {
+    ContinuousScratch::StaticCache& cache = s_->static_cache[body];
     BroadPhase& broad_phase = *w_->broad_phase;
     const uint64_t epoch = broad_phase.static_epoch();
-    if (cache.epoch == epoch && Contains(cache.box, f.swept_box)) return cache.statics;
+    if (cache.epoch == epoch && Contains(cache.box, swept_box)) return cache.statics;
     cache.epoch = epoch;
-    cache.box = StretchedBox(f);
+    // While the static proxies keep changing from step to step (bodies
+    // falling asleep and waking up), nothing kept would be reused: query
+    // just the swept box.
+    cache.box = statics_steady_ ? StretchedBox(sweep, swept_box) : swept_box;
     broad_phase.QueryStaticAabb(cache.box, &s_->query);
-    cache.statics.resize(s_->query.size());
-    for (size_t k = 0; k < s_->query.size(); ++k) {
-      const int32_t id = s_->query[k];
+    cache.statics.clear();
+    for (int32_t id : s_->query) {
       const Shape& shape = w_->shapes[id];
       const Body& other_body = w_->bodies[shape.body];
-      NearStatic& near = cache.statics[k];
+      if (shape.is_sensor || other_body.type != BodyType::kStatic) continue;
+      NearStatic& near = cache.statics.emplace_back();
       near.shape = id;
       near.body = shape.body;
       near.proxy_box = broad_phase.GetAabb(id);
       near.box = shape.aabb;
       near.radius = CoreRadius(shape.geometry);
-      if (shape.is_sensor || other_body.type != BodyType::kStatic) {
-        near.core = NearStatic::kSkip;
-      } else if (shape.geometry.type == ShapeType::kPolygon) {
-        near.core = NearStatic::kPolygon;
-      } else {
-        near.core = NearStatic::kPoints;
-        CorePoints(shape.geometry, other_body.transform, &near.a, &near.b);
-      }
+      near.polygon = shape.geometry.type == ShapeType::kPolygon;
+      if (!near.polygon) CorePoints(shape.geometry, other_body.transform, &near.a, &near.b);
     }
     return cache.statics;
   }
 
   // The box a non-bullet's statics are kept for: its swept box stretched
-  // on along its motion by four more steps of the same motion and padded
-  // by half a step, so that it still holds the next few swept boxes unless
-  // the body turns or speeds up a lot. (callgrind on the continuous-
-  // collision scenes: shorter boxes are queried again too often, longer
-  // ones hold more statics to filter; this sits on the flat bottom.)
-  static AABB StretchedBox(const Fast& f) {
-    const Vec2 d = f.sweep.c2 - f.sweep.c1;
-    const AABB ahead = {f.swept_box.lower + 4.0f * d, f.swept_box.upper + 4.0f * d};
-    return Inflate(Union(f.swept_box, ahead), 0.5f * (Abs(d.x) + Abs(d.y)));
+  // on along its motion by eight more steps of the same motion and padded
+  // by half a step, so that it still holds the next swept boxes unless the
+  // body turns or speeds up a lot. (callgrind on the continuous-collision
+  // scenes: shorter boxes are queried again too often, longer ones hold
+  // more statics to filter; this sits on the flat bottom.)
+  static AABB StretchedBox(const Sweep& sweep, const AABB& swept_box) {
+    const Vec2 d = sweep.c2 - sweep.c1;
+    const AABB ahead = {swept_box.lower + 8.0f * d, swept_box.upper + 8.0f * d};
+    return Inflate(Union(swept_box, ahead), 0.5f * (Abs(d.x) + Abs(d.y)));
   }
 
   // The earliest impact of bullet `f` in [0, 1), or 1, and the moving body
@@ -422,7 +448,7 @@ class Pass {
         other.box = SweptShapeBox(shape.geometry, *other.sweep, other_body.max_extent);
       }
       for (int32_t k = f.first_shape; k < f.first_shape + f.shape_count; ++k) {
-        const float t = ImpactOfShapes(f, &s_->shapes[k], other, best);
+        const float t = ImpactOfShapes(f.sweep, &s_->shapes[k], other, best);
         if (t < best) {
           best = t;
           *carrier = resting ? kNullIndex : shape.body;
@@ -434,7 +460,7 @@ class Pass {
 
   // The TimeOfImpact parts of `fast_shape`, prepared on first use (in
   // `cores`, whose records are reused from step to step).
-  const FastCore& CoreOf(const Fast& f, FastShape* fast_shape) {
+  const FastCore& CoreOf(Vec2 local_center, FastShape* fast_shape) {
     if (fast_shape->core >= 0) return s_->cores[fast_shape->core];
     if (cores_used_ == static_cast<int32_t>(s_->cores.size())) s_->cores.emplace_back();
     fast_shape->core = cores_used_++;
@@ -455,10 +481,10 @@ class Pass {
     }
     float extent_sq = 0.0f;
     for (int32_t i = 0; i < core.proxy.count; ++i) {
-      extent_sq = Max(extent_sq, DistanceSquared(core.proxy.points[i], f.sweep.local_center));
+      extent_sq = Max(extent_sq, DistanceSquared(core.proxy.points[i], local_center));
     }
     core.core_extent = Sqrt(extent_sq);
-    core.centroid_extent = Distance(core.centroid, f.sweep.local_center);
+    core.centroid_extent = Distance(core.centroid, local_center);
     return core;
   }
 
@@ -467,17 +493,17 @@ class Pass {
   // with the cheap tests first: the path test rules out most candidates
   // before the shapes themselves are read (which test says `limit` first
   // makes no difference to the answer).
-  float ImpactOfStatic(const Fast& f, FastShape* fast_shape, const NearStatic& other,
+  float ImpactOfStatic(const Sweep& sweep, FastShape* fast_shape, const NearStatic& other,
                        float limit) {
     if (!Overlaps(fast_shape->swept_box, other.box)) return limit;
-    const FastCore& fs = CoreOf(f, fast_shape);
+    const FastCore& fs = CoreOf(sweep.local_center, fast_shape);
     const Shape& os = w_->shapes[other.shape];
     const Body& other_body = w_->bodies[other.body];
     // See ImpactOfShapes.
     const float clearance =
-        other.core == NearStatic::kPoints
-            ? Sqrt(SegmentDistance(f.sweep.c1, f.sweep.c2, other.a, other.b).distance_squared)
-            : PathToCoreBound(f.sweep.c1, f.sweep.c2, os.geometry, other_body.transform);
+        other.polygon
+            ? PathToCoreBound(sweep.c1, sweep.c2, os.geometry, other_body.transform)
+            : Sqrt(SegmentDistance(sweep.c1, sweep.c2, other.a, other.b).distance_squared);
     if (KeepsClear(clearance - fs.core_extent, fs.proxy.radius + other.radius)) return limit;
     const bool centroid_clear =
         KeepsClear(clearance - fs.centroid_extent, fs.core_radius + other.radius);
@@ -485,50 +511,51 @@ class Pass {
     if (IsThin(shape.geometry.type) && IsThin(os.geometry.type)) return limit;  // never collide
     if (!ShouldCollide(shape.filter, os.filter)) return limit;
     const Sweep resting = BodySweep(other_body);
-    return ImpactOfCores(f, fs, os, resting, 1.0f, centroid_clear, limit);
+    return ImpactOfCores(sweep, fs, os, resting, 1.0f, centroid_clear, limit);
   }
 
-  // The first impact of one fast shape against one other shape before
-  // `limit`, or `limit`.
-  float ImpactOfShapes(const Fast& f, FastShape* fast_shape, const Other& other, float limit) {
+  // The first impact of one fast shape, moving by `sweep`, against one
+  // other shape before `limit`, or `limit`.
+  float ImpactOfShapes(const Sweep& sweep, FastShape* fast_shape, const Other& other,
+                       float limit) {
     if (!Overlaps(fast_shape->swept_box, other.box)) return limit;
     const Shape& os = *other.shape;
     const Shape& shape = w_->shapes[fast_shape->shape];
     if (IsThin(shape.geometry.type) && IsThin(os.geometry.type)) return limit;  // never collide
     if (!ShouldCollide(shape.filter, os.filter)) return limit;
-    const FastCore& fs = CoreOf(f, fast_shape);
+    const FastCore& fs = CoreOf(sweep.local_center, fast_shape);
     bool centroid_clear = false;
     if (other.resting) {
       // The fast core stays within core_extent of the center of mass, which
       // moves along a straight line: if that line keeps clear of the other
       // core, there is no impact to find. The same holds for the centroid's
       // core circle, which ImpactOfSweeps may sweep next.
-      const float clearance = PathToCoreBound(f.sweep.c1, f.sweep.c2, os.geometry, other.pose);
+      const float clearance = PathToCoreBound(sweep.c1, sweep.c2, os.geometry, other.pose);
       const float other_radius = CoreRadius(os.geometry);
       if (KeepsClear(clearance - fs.core_extent, fs.proxy.radius + other_radius)) return limit;
       centroid_clear = KeepsClear(clearance - fs.centroid_extent, fs.core_radius + other_radius);
       const Sweep resting = BodySweep(*other.body);
-      return ImpactOfCores(f, fs, os, resting, 1.0f, centroid_clear, limit);
+      return ImpactOfCores(sweep, fs, os, resting, 1.0f, centroid_clear, limit);
     }
-    return ImpactOfCores(f, fs, os, *other.sweep, other.stop, centroid_clear, limit);
+    return ImpactOfCores(sweep, fs, os, *other.sweep, other.stop, centroid_clear, limit);
   }
 
-  // The TimeOfImpact part of ImpactOfShapes: the other shape `os` moves by
-  // `other_sweep` until `stop`, then rests.
-  float ImpactOfCores(const Fast& f, const FastCore& fs, const Shape& os, const Sweep& other_sweep,
-                      float stop, bool centroid_clear, float limit) {
+  // The TimeOfImpact part of ImpactOfShapes: the fast shape moves by
+  // `sweep`, the other shape `os` by `other_sweep` until `stop`, then rests.
+  float ImpactOfCores(const Sweep& sweep, const FastCore& fs, const Shape& os,
+                      const Sweep& other_sweep, float stop, bool centroid_clear, float limit) {
     if (os.geometry.type == ShapeType::kChainSegment) {
       // One-sided: a shape starting behind the chain passes through it.
       const Transform xo = SweepStart(other_sweep);
       const Segment& seg = os.geometry.chain_segment.segment;
       const Vec2 p1 = TransformPoint(xo, seg.point1), p2 = TransformPoint(xo, seg.point2);
-      const Vec2 c = TransformPoint(SweepStart(f.sweep), fs.centroid);
+      const Vec2 c = TransformPoint(SweepStart(sweep), fs.centroid);
       if (Cross(p2 - p1, c - p1) > 0.0f) return limit;
     }
     TOIInput input;
     input.proxy_a = fs.proxy;
     input.proxy_b = MakeShapeProxy(os.geometry);
-    input.sweep_a = f.sweep;
+    input.sweep_a = sweep;
     input.sweep_b = other_sweep;
     if (stop >= 1.0f) {
       return ImpactOfSweeps(&input, fs.centroid, fs.core_radius, centroid_clear, limit);
@@ -538,7 +565,7 @@ class Pass {
     const float first = ImpactOfSweeps(&input, fs.centroid, fs.core_radius, false, Min(limit, stop));
     if (first < Min(limit, stop) || stop >= limit) return Min(first, limit);
     input.proxy_a = fs.proxy;
-    input.sweep_a = SweepFrom(f.sweep, stop);
+    input.sweep_a = SweepFrom(sweep, stop);
     input.sweep_b = RestingAt(other_sweep, stop);
     const float rest = 1.0f - stop;
     const float u_limit = (limit - stop) / rest;
@@ -728,6 +755,8 @@ class Pass {
   WorldState* w_;
   ContinuousScratch* s_;
   bool statics_ = false;
+  // The static proxies are as they were at the previous pass.
+  bool statics_steady_ = false;
   float max_motion_ = 0.0f;
   float max_bullet_motion_ = 0.0f;
   int32_t pending_bullets_ = 0;

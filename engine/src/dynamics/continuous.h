@@ -118,35 +118,31 @@ struct ContinuousScratch {
   std::vector<int32_t> heap;
   std::vector<int32_t> query;
   std::vector<int32_t> affected;
-  /// A static proxy near a non-bullet's path, with what the path test
-  /// needs of its shape.
+  /// A static body's shape near a non-bullet's path, with what the path
+  /// test needs of it.
   struct NearStatic {
-    enum Core : uint8_t {
-      /// Not a static body's shape, or a sensor: no non-bullet hits it.
-      kSkip,
-      /// The core is the segment a-b (a point when a == b).
-      kPoints,
-      kPolygon,
-    };
     int32_t shape = 0;
     int32_t body = 0;
     /// The proxy's box and the shape's (Shape::aabb).
     AABB proxy_box;
     AABB box;
-    /// The core in world coordinates and its rounding radius.
+    /// The core in world coordinates (the segment a-b; a point when a == b)
+    /// unless it is a polygon, and its rounding radius.
     Vec2 a, b;
     float radius = 0.0f;
-    Core core = kSkip;
+    bool polygon = false;
   };
-  /// Per body index: the static proxies (ascending ids) whose boxes
-  /// overlap `box`, as of the broad phase's static_epoch() `epoch` (0:
-  /// none yet). See Pass::StaticsNear.
+  /// Per body index: the static bodies' shapes (ascending ids) whose
+  /// proxies overlap `box`, as of the broad phase's static_epoch() `epoch`
+  /// (0: none yet). See Pass::StaticsNear.
   struct StaticCache {
     AABB box;
     uint64_t epoch = 0;
     std::vector<NearStatic> statics;
   };
   std::vector<StaticCache> static_cache;
+  /// The static_epoch() at the start of the last pass.
+  uint64_t steady_epoch = 0;
   /// Counters of the last pass, for tests and benchmarks.
   int32_t fast_count = 0;
   int32_t event_count = 0;
