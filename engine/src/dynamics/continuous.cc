@@ -48,42 +48,44 @@ AABB SweptShapeBox(const ShapeGeometry& shape, const Sweep& sweep, float max_ext
   return Inflate(box, max_extent * RotationChord(sweep.q1, sweep.q2));
 }
 
+// SweptShapeBox below for a circle. Inline: returned from a call, the box
+// would come back through a store the caller cannot forward to its next
+// load, a stall on every fast body.
+[[gnu::always_inline]] inline AABB SweptCircleBox(const Circle& circle, const Transform& start,
+                                                  const Transform& end, float bow) {
+  const Vec2 a = TransformPoint(start, circle.center);
+  const Vec2 b = TransformPoint(end, circle.center);
+  const float r = circle.radius;
+  const AABB box =
+      Union({{a.x - r, a.y - r}, {a.x + r, a.y + r}}, {{b.x - r, b.y - r}, {b.x + r, b.y + r}});
+  return bow > 0.0f ? Inflate(box, bow) : box;
+}
+
 // The same for a body's solved motion, from its own step-start and current
 // poses (no renormalized rotations to recompute) and the bow of its
-// rotation. The boxes at both poses are ComputeShapeAABB's, bit for bit,
-// with circles and polygons (most fast shapes) done inline in one pass.
+// rotation: ComputeShapeAABB's boxes at both poses, bit for bit, a
+// polygon's in one pass over its vertices.
 AABB SweptShapeBox(const ShapeGeometry& shape, const Transform& start, const Transform& end,
                    float bow) {
+  if (shape.type == ShapeType::kCircle) return SweptCircleBox(shape.circle, start, end, bow);
   AABB box_start, box_end;
-  switch (shape.type) {
-    case ShapeType::kCircle: {
-      const Vec2 a = TransformPoint(start, shape.circle.center);
-      const Vec2 b = TransformPoint(end, shape.circle.center);
-      const float r = shape.circle.radius;
-      box_start = {{a.x - r, a.y - r}, {a.x + r, a.y + r}};
-      box_end = {{b.x - r, b.y - r}, {b.x + r, b.y + r}};
-      break;
+  if (shape.type == ShapeType::kPolygon) {
+    const Polygon& p = shape.polygon;
+    Vec2 lower_a = TransformPoint(start, p.vertices[0]), upper_a = lower_a;
+    Vec2 lower_b = TransformPoint(end, p.vertices[0]), upper_b = lower_b;
+    for (int32_t i = 1; i < p.count; ++i) {
+      const Vec2 a = TransformPoint(start, p.vertices[i]);
+      const Vec2 b = TransformPoint(end, p.vertices[i]);
+      lower_a = Min(lower_a, a);
+      upper_a = Max(upper_a, a);
+      lower_b = Min(lower_b, b);
+      upper_b = Max(upper_b, b);
     }
-    case ShapeType::kPolygon: {
-      const Polygon& p = shape.polygon;
-      Vec2 lower_a = TransformPoint(start, p.vertices[0]), upper_a = lower_a;
-      Vec2 lower_b = TransformPoint(end, p.vertices[0]), upper_b = lower_b;
-      for (int32_t i = 1; i < p.count; ++i) {
-        const Vec2 a = TransformPoint(start, p.vertices[i]);
-        const Vec2 b = TransformPoint(end, p.vertices[i]);
-        lower_a = Min(lower_a, a);
-        upper_a = Max(upper_a, a);
-        lower_b = Min(lower_b, b);
-        upper_b = Max(upper_b, b);
-      }
-      box_start = Inflate({lower_a, upper_a}, p.radius);
-      box_end = Inflate({lower_b, upper_b}, p.radius);
-      break;
-    }
-    default:
-      box_start = ComputeShapeAABB(shape, start);
-      box_end = ComputeShapeAABB(shape, end);
-      break;
+    box_start = Inflate({lower_a, upper_a}, p.radius);
+    box_end = Inflate({lower_b, upper_b}, p.radius);
+  } else {
+    box_start = ComputeShapeAABB(shape, start);
+    box_end = ComputeShapeAABB(shape, end);
   }
   const AABB box = Union(box_start, box_end);
   return bow > 0.0f ? Inflate(box, bow) : box;
@@ -250,7 +252,9 @@ class Pass {
       // Without static shapes a non-bullet has nothing to hit (and as a
       // bullet's target it moves as solved: no need to track it).
       if (!bullet && !statics_) continue;
-      if (b.shapes.empty() || !IsFast(b)) continue;
+      // IsFast first: it reads the same two cache lines of the body as the
+      // tests above (most bodies are not fast), `shapes` another.
+      if (!IsFast(b) || b.shapes.empty()) continue;
       const Sweep sweep{b.local_center, b.center0, b.center, b.rotation0, b.transform.q};
       const Transform start{b.center0 - RotateVector(b.rotation0, b.local_center), b.rotation0};
       const float bow = b.rotation0 == b.transform.q
@@ -267,8 +271,10 @@ class Pass {
         const Shape& shape = w_->shapes[b.shapes[0]];
         if (shape.is_sensor || !shape.has_proxy) continue;
         single.shape = b.shapes[0];
-        single.swept_box = SweptShapeBox(shape.geometry, start, b.transform, bow);
-        swept_box = single.swept_box;
+        swept_box = shape.geometry.type == ShapeType::kCircle
+                        ? SweptCircleBox(shape.geometry.circle, start, b.transform, bow)
+                        : SweptShapeBox(shape.geometry, start, b.transform, bow);
+        single.swept_box = swept_box;
         count = 1;
       } else {
         for (int32_t shape_index : b.shapes) {
@@ -397,14 +403,15 @@ class Pass {
   }
 
   // The box a non-bullet's statics are kept for: its swept box stretched
-  // on along its motion by eight more steps of the same motion and padded
+  // on along its motion by sixteen more steps of the same motion and padded
   // by half a step, so that it still holds the next swept boxes unless the
   // body turns or speeds up a lot. (callgrind on the continuous-collision
-  // scenes: shorter boxes are queried again too often, longer ones hold
-  // more statics to filter; this sits on the flat bottom.)
+  // scenes, 4 to 16 steps: shorter boxes are queried again more often,
+  // and the static queries, branchy tree walks, cost more than filtering
+  // the longer lists.)
   static AABB StretchedBox(const Sweep& sweep, const AABB& swept_box) {
     const Vec2 d = sweep.c2 - sweep.c1;
-    const AABB ahead = {swept_box.lower + 8.0f * d, swept_box.upper + 8.0f * d};
+    const AABB ahead = {swept_box.lower + 16.0f * d, swept_box.upper + 16.0f * d};
     return Inflate(Union(swept_box, ahead), 0.5f * (Abs(d.x) + Abs(d.y)));
   }
 
@@ -496,18 +503,25 @@ class Pass {
   float ImpactOfStatic(const Sweep& sweep, FastShape* fast_shape, const NearStatic& other,
                        float limit) {
     if (!Overlaps(fast_shape->swept_box, other.box)) return limit;
-    const FastCore& fs = CoreOf(sweep.local_center, fast_shape);
+    const Shape& shape = w_->shapes[fast_shape->shape];
     const Shape& os = w_->shapes[other.shape];
     const Body& other_body = w_->bodies[other.body];
-    // See ImpactOfShapes.
+    // See ImpactOfShapes. The first test needs only how far the fast core
+    // reaches from the center of mass and its rounding: a circle's come
+    // straight from its geometry (as CoreOf computes them).
     const float clearance =
         other.polygon
             ? PathToCoreBound(sweep.c1, sweep.c2, os.geometry, other_body.transform)
             : Sqrt(SegmentDistance(sweep.c1, sweep.c2, other.a, other.b).distance_squared);
+    if (shape.geometry.type == ShapeType::kCircle) {
+      const Circle& circle = shape.geometry.circle;
+      const float core_extent = Distance(circle.center, sweep.local_center);
+      if (KeepsClear(clearance - core_extent, circle.radius + other.radius)) return limit;
+    }
+    const FastCore& fs = CoreOf(sweep.local_center, fast_shape);
     if (KeepsClear(clearance - fs.core_extent, fs.proxy.radius + other.radius)) return limit;
     const bool centroid_clear =
         KeepsClear(clearance - fs.centroid_extent, fs.core_radius + other.radius);
-    const Shape& shape = w_->shapes[fast_shape->shape];
     if (IsThin(shape.geometry.type) && IsThin(os.geometry.type)) return limit;  // never collide
     if (!ShouldCollide(shape.filter, os.filter)) return limit;
     const Sweep resting = BodySweep(other_body);

@@ -16,27 +16,30 @@
 // core by more than where the query would stop (a cheap lower bound on the
 // distance: exact for circles, segments and capsules, face normals for
 // polygons). A non-bullet's static candidates are kept from step to step
-// (ContinuousScratch::static_cache): the static proxies overlapping a box
-// stretched ahead of it along its motion, with what the path test reads of
-// their shapes, reused while that box still holds the swept box and the
-// broad phase's static_epoch() is unchanged; filtered by the swept box
-// they are exactly what the query would answer. A non-bullet's impact
+// (ContinuousScratch::static_cache): the static bodies' shapes whose
+// proxies overlap a box stretched ahead of it along its motion, with what
+// the path test reads of them, reused while that box still holds the swept
+// box and the broad phase's static_epoch() is unchanged; filtered by the
+// swept box they are exactly what the query would answer. (While the
+// static proxies change every step, as when islands keep falling asleep
+// and waking up, just the swept box is queried.) A non-bullet's impact
 // depends on static shapes alone, so it is final at once; only one that
 // hits something is kept as a record. The first impact of each fast body
 // is an event keyed by (fraction, body index) in a binary min-heap with
-// decrease/increase-key; events are handled in that order. Handling one moves the body back to its
-// time-of-impact pose (keeping its velocity: next step's speculative
-// contact stops it) and, while bullets are pending, refits its proxies in
-// place (BroadPhase::Refit, no rebuild) and re-queries only its swept box,
-// to find the bullets whose impact against it must be recomputed now that
-// it stops early (only their queries could see the refit boxes; the step
-// gives every moved body new boxes after this stage anyway). A stopped
-// body is modelled as resting at its impact pose for the rest of the step,
-// so event times only grow and the heap order is the order of events. A
-// bullet that hit a moving body instead rides along with that body from
-// the impact to the end of the step (the body keeps moving; left behind,
-// the bullet would end the step inside it), so the two end the step
-// touching and the next step's contact settles the collision.
+// decrease/increase-key; events are handled in that order. Handling one
+// moves the body back to its time-of-impact pose (keeping its velocity:
+// next step's speculative contact stops it) and, while bullets are
+// pending, refits its proxies in place (BroadPhase::Refit, no rebuild) and
+// re-queries only its swept box, to find the bullets whose impact against
+// it must be recomputed now that it stops early (only their queries could
+// see the refit boxes; the step gives every moved body new boxes after
+// this stage anyway). A stopped body is modelled as resting at its impact
+// pose for the rest of the step, so event times only grow and the heap
+// order is the order of events. A bullet that hit a moving body instead
+// rides along with that body from the impact to the end of the step (the
+// body keeps moving; left behind, the bullet would end the step inside
+// it), so the two end the step touching and the next step's contact
+// settles the collision.
 //
 // Shapes already touching at the start of the step are left to the
 // discrete contact, unless the fast shape's centroid would pass through
