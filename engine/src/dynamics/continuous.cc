@@ -320,12 +320,21 @@ class Pass {
     }
     s_->fast_count = fast_count;
     if (pending_bullets_ == 0) return;
-    // Bullets sweep against moving bodies: how far did those move?
+    // Bullets sweep against moving bodies: how far did those move? Any
+    // bound at least that large finds the same candidates (each is then
+    // tested against its exact swept box), so no square roots per body:
+    // the largest center motion plus the largest extent times the largest
+    // chord is at least every body's MotionBound (rounding is monotonic).
+    float center_sq = 0.0f, chord_sq = 0.0f, extent = 0.0f;
     for (int32_t index : awake_bodies) {
       const Body& b = bodies[index];
       if (b.type == BodyType::kStatic || (b.type == BodyType::kDynamic && b.is_bullet)) continue;
-      max_motion_ = Max(max_motion_, MotionBound(b));
+      const Vec2 turn{b.transform.q.c - b.rotation0.c, b.transform.q.s - b.rotation0.s};
+      center_sq = Max(center_sq, LengthSquared(b.center - b.center0));
+      chord_sq = Max(chord_sq, LengthSquared(turn));
+      extent = Max(extent, b.max_extent);
     }
+    max_motion_ = Sqrt(center_sq) + extent * Sqrt(chord_sq);
   }
 
   // MotionBound(b) > kFastMotionShare * min_extent, without square roots
