@@ -367,7 +367,8 @@ class Pass {
         continue;
       }
       for (int32_t k = 0; k < count; ++k) {
-        best = Min(best, ImpactOfStatic(sweep, &shapes[k], other, best));
+        const float t = ImpactOfStatic(sweep, &shapes[k], other, best);
+        if (t < best) best = t;
       }
     }
     return best;
