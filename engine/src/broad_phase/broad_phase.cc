@@ -1,6 +1,7 @@
 #include "broad_phase/broad_phase.h"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 
 #include "atoll/assert.h"
@@ -10,8 +11,21 @@
 #include "broad_phase/kd_sap.h"
 
 namespace atl {
+namespace {
 
-BroadPhase::BroadPhase(BroadPhaseType type) : type_(type), executor_(SerialExecutor()) {}
+// Static epochs come from one process-wide counter, so a broad phase built
+// afresh (a restored world rebuilds its own) never repeats a value that an
+// earlier one handed out: a cache keyed by the epoch cannot mistake one
+// broad phase's statics for another's. The value never affects results.
+uint64_t NextStaticEpoch() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace
+
+BroadPhase::BroadPhase(BroadPhaseType type)
+    : type_(type), static_epoch_(NextStaticEpoch()), executor_(SerialExecutor()) {}
 
 void BroadPhase::set_executor(Executor* executor) {
   executor_ = executor != nullptr ? executor : SerialExecutor();
@@ -43,7 +57,10 @@ void BroadPhase::Allocate(int32_t id, const AABB& aabb, const ProxyData& data) {
   ++record.generation;
   filters_[id] = data.filter;
   ++live_count_;
-  if (data.is_static) ++static_count_;
+  if (data.is_static) {
+    ++static_count_;
+    static_epoch_ = NextStaticEpoch();
+  }
   changed_ = true;
   OnCreate(id);
 }
@@ -74,7 +91,10 @@ void BroadPhase::DestroyProxy(int32_t id) {
   ATOLL_ASSERT(IsLive(id));
   proxies_[id].flags &= ~kLiveFlag;
   --live_count_;
-  if ((proxies_[id].flags & kStaticFlag) != 0) --static_count_;
+  if ((proxies_[id].flags & kStaticFlag) != 0) {
+    --static_count_;
+    static_epoch_ = NextStaticEpoch();
+  }
   changed_ = true;
   OnDestroy(id);
   proxies_[id].flags = 0;
@@ -87,6 +107,7 @@ void BroadPhase::MoveProxy(int32_t id, const AABB& aabb) {
   ATOLL_ASSERT(IsLive(id));
   ATOLL_ASSERT(IsValid(aabb));
   proxies_[id].aabb = aabb;
+  if ((proxies_[id].flags & kStaticFlag) != 0) static_epoch_ = NextStaticEpoch();
   changed_ = true;
   OnMove(id);
 }
@@ -95,6 +116,7 @@ void BroadPhase::Refit(int32_t id, const AABB& aabb) {
   ATOLL_ASSERT(IsLive(id));
   ATOLL_ASSERT(IsValid(aabb));
   proxies_[id].aabb = aabb;
+  if ((proxies_[id].flags & kStaticFlag) != 0) static_epoch_ = NextStaticEpoch();
   changed_ = true;
   OnRefit(id);
 }

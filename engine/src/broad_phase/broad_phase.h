@@ -164,6 +164,12 @@ class BroadPhase {
   /// The number of live static proxies.
   int32_t static_count() const { return static_count_; }
 
+  /// A value that changes whenever a static proxy is created, destroyed,
+  /// moved or refit, and that no other broad phase in the process ever
+  /// takes: while it is unchanged, every static query gives the same answer
+  /// as before, so a caller may keep such answers (see continuous.h).
+  uint64_t static_epoch() const { return static_epoch_; }
+
   /// False while no proxy was created, destroyed, moved or refit since the
   /// last UpdatePairs: its pairs, a function of the proxy set alone, are
   /// still this step's, so a caller that kept them can skip the update (a
@@ -277,6 +283,7 @@ class BroadPhase {
   std::vector<int32_t> free_ids_;
   int32_t live_count_ = 0;
   int32_t static_count_ = 0;
+  uint64_t static_epoch_;
   bool changed_ = true;  // see pairs_may_have_changed()
   Executor* executor_;
   std::vector<int32_t> query_scratch_;

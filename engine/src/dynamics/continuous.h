@@ -15,19 +15,31 @@
 // path of the fast body's center of mass keeps its core clear of the other
 // core by more than where the query would stop (a cheap lower bound on the
 // distance: exact for circles, segments and capsules, face normals for
-// polygons). The first impact of each fast body is an event keyed by
-// (fraction, body index) in a binary min-heap with decrease/increase-key;
-// events are handled in that order. Handling one moves the body back to its
-// time-of-impact pose (keeping its velocity: next step's speculative
-// contact stops it), refits its proxies in place (BroadPhase::Refit, no
-// rebuild) and re-queries only its swept box, to find the bullets whose
-// impact against it must be recomputed now that it stops early. A stopped
-// body is modelled as resting at its impact pose for the rest of the step,
-// so event times only grow and the heap order is the order of events. A
-// bullet that hit a moving body instead rides along with that body from
-// the impact to the end of the step (the body keeps moving; left behind,
-// the bullet would end the step inside it), so the two end the step
-// touching and the next step's contact settles the collision.
+// polygons). A non-bullet's static candidates are kept from step to step
+// (ContinuousScratch::static_cache): the static bodies' shapes whose
+// proxies overlap a box stretched ahead of it along its motion, with what
+// the path test reads of them, reused while that box still holds the swept
+// box and the broad phase's static_epoch() is unchanged; filtered by the
+// swept box they are exactly what the query would answer. (While the
+// static proxies change every step, as when islands keep falling asleep
+// and waking up, just the swept box is queried.) A non-bullet's impact
+// depends on static shapes alone, so it is final at once; only one that
+// hits something is kept as a record. The first impact of each fast body
+// is an event keyed by (fraction, body index) in a binary min-heap with
+// decrease/increase-key; events are handled in that order. Handling one
+// moves the body back to its time-of-impact pose (keeping its velocity:
+// next step's speculative contact stops it) and, while bullets are
+// pending, refits its proxies in place (BroadPhase::Refit, no rebuild) and
+// re-queries only its swept box, to find the bullets whose impact against
+// it must be recomputed now that it stops early (only their queries could
+// see the refit boxes; the step gives every moved body new boxes after
+// this stage anyway). A stopped body is modelled as resting at its impact
+// pose for the rest of the step, so event times only grow and the heap
+// order is the order of events. A bullet that hit a moving body instead
+// rides along with that body from the impact to the end of the step (the
+// body keeps moving; left behind, the bullet would end the step inside
+// it), so the two end the step touching and the next step's contact
+// settles the collision.
 //
 // Shapes already touching at the start of the step are left to the
 // discrete contact, unless the fast shape's centroid would pass through
@@ -77,13 +89,18 @@ struct ContinuousScratch {
     int32_t first_shape = 0;
     int32_t shape_count = 0;
   };
-  /// A fast body's shape, prepared once per step (the TOI parts only when
-  /// a candidate first needs them).
+  /// A fast body's shape: what every candidate pair reads.
   struct FastShape {
     int32_t shape = 0;
+    /// Index of its FastCore in `cores`, -1 until a candidate first needs
+    /// the time-of-impact parts.
+    int32_t core = -1;
     /// Box over the whole sweep.
     AABB swept_box;
-    bool prepared = false;
+  };
+  /// The parts of a fast shape that only the path test and TimeOfImpact
+  /// read, prepared on first need: most fast shapes never get that far.
+  struct FastCore {
     ShapeProxy proxy;
     /// Centroid in the body frame, and the radius of the core around it
     /// that must never pass into another shape.
@@ -96,12 +113,39 @@ struct ContinuousScratch {
   };
   std::vector<Fast> fast;
   std::vector<FastShape> shapes;
+  /// Grows only: records are reused from step to step.
+  std::vector<FastCore> cores;
   /// Body index -> index in `fast`, -1 for slow bodies (reset after use).
   std::vector<int32_t> fast_of_body;
   /// Min-heap of indices into `fast`.
   std::vector<int32_t> heap;
   std::vector<int32_t> query;
   std::vector<int32_t> affected;
+  /// A static body's shape near a non-bullet's path, with what the path
+  /// test needs of it.
+  struct NearStatic {
+    int32_t shape = 0;
+    int32_t body = 0;
+    /// The proxy's box and the shape's (Shape::aabb).
+    AABB proxy_box;
+    AABB box;
+    /// The core in world coordinates (the segment a-b; a point when a == b)
+    /// unless it is a polygon, and its rounding radius.
+    Vec2 a, b;
+    float radius = 0.0f;
+    bool polygon = false;
+  };
+  /// Per body index: the static bodies' shapes (ascending ids) whose
+  /// proxies overlap `box`, as of the broad phase's static_epoch() `epoch`
+  /// (0: none yet). See Pass::StaticsNear.
+  struct StaticCache {
+    AABB box;
+    uint64_t epoch = 0;
+    std::vector<NearStatic> statics;
+  };
+  std::vector<StaticCache> static_cache;
+  /// The static_epoch() at the start of the last pass.
+  uint64_t steady_epoch = 0;
   /// Counters of the last pass, for tests and benchmarks.
   int32_t fast_count = 0;
   int32_t event_count = 0;
@@ -111,7 +155,9 @@ struct ContinuousScratch {
 /// Runs continuous collision over `awake_bodies` (body indices in index
 /// order, as the solver left them). Does nothing unless
 /// WorldDef::enable_continuous. Changes only the poses (Body::transform,
-/// center) of fast bodies that hit something, and their proxies' boxes.
+/// center) of fast bodies that hit something, and, while bullets are
+/// pending, their shapes' and proxies' boxes (the caller updates the boxes
+/// of every moved body afterwards).
 void SolveContinuous(WorldState* world, const std::vector<int32_t>& awake_bodies,
                      ContinuousScratch* scratch);
 
