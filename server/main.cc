@@ -32,6 +32,9 @@ ABSL_FLAG(uint32_t, max_bodies_per_world, 100000, "most bodies in one world");
 ABSL_FLAG(int32_t, max_message_bytes, 16 << 20,
           "largest request message accepted, bytes");
 ABSL_FLAG(int32_t, tick_threads, 2, "threads that step worlds");
+ABSL_FLAG(int32_t, io_niceness, 5,
+          "how much lower (nice increment, 0..19) every thread but the tick threads "
+          "runs: gRPC, sending, batches; ticks start on time when cores are short");
 ABSL_FLAG(int32_t, batch_threads, 1, "threads for BatchService and ReplayService");
 ABSL_FLAG(uint32_t, outbox_capacity, 256,
           "messages queued per session before it is collapsed to a snapshot");
@@ -70,6 +73,7 @@ int main(int argc, char** argv) {
   options.max_bodies_per_world = absl::GetFlag(FLAGS_max_bodies_per_world);
   options.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   options.tick_threads = absl::GetFlag(FLAGS_tick_threads);
+  options.io_niceness = absl::GetFlag(FLAGS_io_niceness);
   options.batch_threads = absl::GetFlag(FLAGS_batch_threads);
   options.outbox_capacity = absl::GetFlag(FLAGS_outbox_capacity);
   options.keepalive_time = absl::GetFlag(FLAGS_keepalive_time);

@@ -5,6 +5,7 @@
 //   atoll synctest SCENE [--ticks=N] [--rollback=K] [--size=N] [--seed=S]
 //   atoll loadtest [--server=HOST:PORT] [--worlds=32] [--bodies=500] [--clients=128]
 //                  [--seconds=10] [--tick_hz=60] [--scene=falling_squares]
+//                  [--client_niceness=19] [--settle_seconds=120]
 //   atoll worlds  --server=HOST:PORT
 //   atoll create  SCENE --server=... [--id=ID] [--slots=N] [--tick_rate=HZ]
 //                 [--input_delay=T] [--size=N] [--seed=S]

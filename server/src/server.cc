@@ -3,8 +3,12 @@
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <fstream>
 #include <sstream>
 #include <utility>
@@ -89,10 +93,11 @@ class ServerImpl final : public Server {
     // them when it is constructed.
     if (options.max_worlds == 0 || options.max_bodies_per_world == 0 ||
         options.max_message_bytes <= 0 || options.tick_threads <= 0 ||
-        options.batch_threads <= 0 || options.outbox_capacity < 2) {
+        options.batch_threads <= 0 || options.outbox_capacity < 2 ||
+        options.io_niceness < 0 || options.io_niceness > 19) {
       return absl::InvalidArgumentError(
           "max_worlds, max_bodies_per_world, max_message_bytes, tick_threads and "
-          "batch_threads must be positive, outbox_capacity at least 2");
+          "batch_threads must be positive, outbox_capacity at least 2, io_niceness in 0..19");
     }
     absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
         MakeCredentials(options);
@@ -108,9 +113,20 @@ class ServerImpl final : public Server {
     if (!registry.ok()) return registry.status();
     registry_ = *std::move(registry);
     recovery_log_ = registry_->RecoverAll();
+    // The tick threads exist now; everything started from here on inherits
+    // the lower priority (see ServerOptions::io_niceness).
+    if (options.io_niceness > 0) {
+      const pid_t self = static_cast<pid_t>(syscall(SYS_gettid));
+      errno = 0;
+      const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(self));
+      if (errno == 0) {
+        (void)setpriority(PRIO_PROCESS, static_cast<id_t>(self), std::min(19, nice + options.io_niceness));
+      }
+    }
+    send_thread_ = std::make_unique<SendThread>();
     pool_ = std::make_unique<WorkerPool>(options.batch_threads, 64);
     world_service_ = std::make_unique<WorldService>(registry_.get());
-    session_service_ = std::make_unique<SessionService>(registry_.get(), &send_thread_);
+    session_service_ = std::make_unique<SessionService>(registry_.get(), send_thread_.get());
     replay_service_ = std::make_unique<ReplayService>(pool_.get());
     batch_service_ =
         std::make_unique<BatchService>(pool_.get(), options.max_bodies_per_world);
@@ -192,7 +208,7 @@ class ServerImpl final : public Server {
   // Destroyed bottom-up: the gRPC server first, so no call still reaches a
   // service, the pool or the registry; the send thread last, after running
   // the writes and finishes still queued for the streams.
-  SendThread send_thread_;
+  std::unique_ptr<SendThread> send_thread_;
   std::unique_ptr<WorldRegistry> registry_;
   std::unique_ptr<WorkerPool> pool_;
   std::vector<std::string> recovery_log_;

@@ -273,7 +273,7 @@ void WorldHost::Tick(absl::Duration lateness) {
   *recorded.mutable_inputs() = {inputs.begin(), inputs.end()};
   recorded.set_state_hash(sim_->hash());
   std::optional<v1::Checkpoint> checkpoint;
-  if (next % config_.checkpoint_every_ticks() == 0) {
+  if (DueEvery(next, config_.checkpoint_every_ticks())) {
     checkpoint = sim_->SaveCheckpoint(applied_sequence_);
   }
   if (!recording_failed_) {
@@ -336,7 +336,7 @@ void WorldHost::Tick(absl::Duration lateness) {
     // newest snapshot: its outbox never holds more than outbox_capacity.
     // The snapshot may be a delta: the client still keeps its acked base.
     if (!out.Push(frame_message)) out.Collapse({snapshot_for(session), frame_message});
-    if (next % session.snapshot_every == 0) {
+    if (DueEvery(next, session.snapshot_every)) {
       if (!out.Push(snapshot_for(session))) out.Collapse({snapshot_for(session)});
     }
   }
@@ -366,6 +366,7 @@ absl::Status WorldHost::AddSessionLocked(Session session, std::optional<uint64_t
   joined.mutable_joined()->set_slot(session.slot);
   *joined.mutable_joined()->mutable_config() = config_;
   joined.mutable_joined()->set_tick(now);
+  joined.mutable_joined()->set_snapshot_phase(PhaseTicks(session.snapshot_every));
   if (session.slot >= 1 && session.slot <= accepted_sequence_.size()) {
     joined.mutable_joined()->set_last_sequence(accepted_sequence_[session.slot - 1]);
   }

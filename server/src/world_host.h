@@ -48,6 +48,12 @@ struct WorldHostOptions {
   uint64_t retain_ticks = 4096;
   /// At most this many checkpoints are kept in memory.
   size_t retain_checkpoints = 8;
+  /// The world's phase as a fraction of any period, in units of 2^-32:
+  /// snapshots go out and checkpoints are recorded at the ticks t with
+  /// (t + PhaseTicks(every)) % every == 0 (Joined.snapshot_phase), so that
+  /// the periodic serialization of worlds created together does not fall
+  /// on one tick (WorldRegistry spreads them).
+  uint32_t phase = 0;
 };
 
 class WorldHost {
@@ -142,6 +148,14 @@ class WorldHost {
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   v1::Frame MakeFrameLocked(std::vector<v1::ConfirmedInput> inputs) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The world's phase in a period of `every` ticks: 0 <= phase < every.
+  uint32_t PhaseTicks(uint32_t every) const {
+    return static_cast<uint32_t>((uint64_t{options_.phase} * every) >> 32);
+  }
+  // Whether tick `t` is one of every `every` ticks at the world's phase.
+  bool DueEvery(uint64_t t, uint32_t every) const {
+    return (t + PhaseTicks(every)) % every == 0;
+  }
   // Keeps the bytes of a snapshot about to be sent (one copy per tick) in
   // sent_, evicting the oldest beyond kKeptSentSnapshots.
   std::shared_ptr<const SentSnapshot> RememberSentLocked(uint64_t tick, const std::string& data)

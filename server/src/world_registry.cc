@@ -52,6 +52,14 @@ std::string WorldRegistry::RecordingPath(const std::string& world_id) const {
   return absl::StrCat(options_.data_dir, "/worlds/", world_id, kSuffix);
 }
 
+WorldHostOptions WorldRegistry::NextHostOptions() {
+  WorldHostOptions host = options_.host;
+  absl::MutexLock lock(&mu_);
+  host.phase = next_phase_;
+  next_phase_ += 0x9E3779B9u;  // 2^32 / golden ratio
+  return host;
+}
+
 std::vector<std::string> WorldRegistry::RecoverAll() {
   std::vector<std::string> messages;
   if (options_.data_dir.empty()) return messages;
@@ -63,7 +71,7 @@ std::vector<std::string> WorldRegistry::RecoverAll() {
   }
   std::sort(paths.begin(), paths.end());
   for (const std::string& path : paths) {
-    absl::StatusOr<std::shared_ptr<WorldHost>> host = WorldHost::Recover(path, options_.host);
+    absl::StatusOr<std::shared_ptr<WorldHost>> host = WorldHost::Recover(path, NextHostOptions());
     if (!host.ok()) {
       messages.push_back(absl::StrCat("not restored: ", std::string(host.status().message())));
       continue;
@@ -107,7 +115,7 @@ absl::StatusOr<v1::CreateWorldResponse> WorldRegistry::CreateWorld(
   }
   std::vector<v1::SlotToken> tokens;
   absl::StatusOr<std::shared_ptr<WorldHost>> host = WorldHost::Create(
-      id, request.scene(), *config, RecordingPath(id), options_.host, &tokens);
+      id, request.scene(), *config, RecordingPath(id), NextHostOptions(), &tokens);
   absl::MutexLock lock(&mu_);
   if (!host.ok()) {
     worlds_.erase(id);

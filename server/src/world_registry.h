@@ -58,12 +58,17 @@ class WorldRegistry {
   explicit WorldRegistry(const RegistryOptions& options)
       : options_(options), scheduler_(options.tick_threads) {}
   std::string RecordingPath(const std::string& world_id) const;
+  // The host options of the next world: its own phase (WorldHostOptions::
+  // phase), a fraction of the period stepped by the golden ratio, so that
+  // any number of worlds created in a row spread evenly over every period.
+  WorldHostOptions NextHostOptions() ABSL_LOCKS_EXCLUDED(mu_);
 
   const RegistryOptions options_;
   TickScheduler scheduler_;
   mutable absl::Mutex mu_;
   std::map<std::string, std::shared_ptr<WorldHost>> worlds_ ABSL_GUARDED_BY(mu_);
   uint64_t next_id_ ABSL_GUARDED_BY(mu_) = 1;
+  uint32_t next_phase_ ABSL_GUARDED_BY(mu_) = 0;
   bool shut_down_ ABSL_GUARDED_BY(mu_) = false;
 };
 

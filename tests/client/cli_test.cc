@@ -132,6 +132,18 @@ TEST(CliTest, LoadTestRefusesBadFlagsBeforeStartingAnything) {
   EXPECT_EQ(output.find("server"), std::string::npos) << output;
   EXPECT_EQ(RunCommand({BinaryPath("atoll"), "loadtest", "--bodies=3"}, &output), 1);
   EXPECT_NE(output.find("--bodies"), std::string::npos) << output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "loadtest", "--client_niceness=20"}, &output), 1);
+  EXPECT_NE(output.find("--client_niceness 0..19"), std::string::npos) << output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "loadtest", "--settle_seconds=-1"}, &output), 1);
+  EXPECT_NE(output.find("--settle_seconds >= 0"), std::string::npos) << output;
+}
+
+TEST(CliTest, ServerRefusesIoNicenessOutOfRange) {
+  std::string output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll-server"), "--listen=127.0.0.1:0", "--io_niceness=20"},
+                       &output),
+            1);
+  EXPECT_NE(output.find("io_niceness in 0..19"), std::string::npos) << output;
 }
 
 TEST(CliTest, ServerRefusesBadListenFlag) {

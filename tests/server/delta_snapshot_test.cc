@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "atoll/delta.h"
 #include "atoll/server/server.h"
@@ -160,12 +161,14 @@ TEST_F(DeltaSnapshotTest, AppliedDeltasReproduceTheServersSnapshotBytesAndHash) 
 TEST_F(DeltaSnapshotTest, SnapshotsStayFullWithoutAnAckOfAKeptSnapshot) {
   auto player = SessionClient::Connect(address(), PlayerJoin());
   // Ack a tick whose snapshot is never sent: not the join snapshot (of the
-  // tick in Joined) and not a multiple of kEvery. Nothing to base a delta on.
+  // tick in Joined) and not one at the world's snapshot phase. Nothing to
+  // base a delta on.
   ASSERT_TRUE(player->WaitFor(
       [](const std::vector<v1::ServerMessage>& ms) { return !ms.empty(); }, absl::Seconds(10)));
   ASSERT_TRUE(player->messages().front().has_joined());
-  uint64_t never_sent = player->messages().front().joined().tick() + 1;
-  if (never_sent % kEvery == 0) ++never_sent;
+  const v1::Joined& joined = player->messages().front().joined();
+  uint64_t never_sent = joined.tick() + 1;
+  if ((never_sent + joined.snapshot_phase()) % kEvery == 0) ++never_sent;
   v1::ClientMessage ack;
   ack.mutable_ack()->set_snapshot_tick(never_sent);
   ASSERT_TRUE(player->Send(ack));
@@ -178,6 +181,45 @@ TEST_F(DeltaSnapshotTest, SnapshotsStayFullWithoutAnAckOfAKeptSnapshot) {
   EXPECT_GE(client.fulls, 6);
   EXPECT_EQ(client.deltas, 0);
   EXPECT_TRUE(player->Close().ok());
+}
+
+TEST_F(DeltaSnapshotTest, WorldsCreatedTogetherSnapshotAtTheirOwnPhase) {
+  v1::CreateWorldRequest request;
+  request.set_world_id("smash2");
+  request.mutable_scene()->mutable_builtin()->set_name("smash");
+  request.mutable_scene()->mutable_builtin()->set_size(50);
+  request.mutable_config()->set_tick_rate_hz(240);
+  CreateWorld(address(), request);
+  std::vector<uint32_t> phases;
+  for (const char* id : {"smash", "smash2"}) {
+    v1::WatchRequest watch;
+    watch.set_world_id(id);
+    watch.set_snapshot_every_ticks(kEvery);
+    auto spectator = SessionClient::Watch(address(), watch);
+    ASSERT_TRUE(spectator->WaitFor(
+        [](const std::vector<v1::ServerMessage>& ms) {
+          int snapshots = 0;
+          for (const v1::ServerMessage& m : ms) snapshots += m.has_snapshot();
+          return snapshots >= 4;
+        },
+        absl::Seconds(20)));
+    const std::vector<v1::ServerMessage> messages = spectator->messages();
+    ASSERT_TRUE(messages.front().has_joined());
+    const v1::Joined& joined = messages.front().joined();
+    ASSERT_LT(joined.snapshot_phase(), kEvery);
+    phases.push_back(joined.snapshot_phase());
+    // Past the join snapshot (of the tick in Joined), every snapshot falls
+    // on the world's phase.
+    int periodic = 0;
+    for (const v1::ServerMessage& m : messages) {
+      if (!m.has_snapshot() || m.snapshot().tick() == joined.tick()) continue;
+      EXPECT_EQ((m.snapshot().tick() + joined.snapshot_phase()) % kEvery, 0u)
+          << id << " tick " << m.snapshot().tick();
+      ++periodic;
+    }
+    EXPECT_GE(periodic, 3);
+  }
+  EXPECT_NE(phases[0], phases[1]);
 }
 
 TEST_F(DeltaSnapshotTest, AckingSpectatorOnConnectGetsDeltas) {

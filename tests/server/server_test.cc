@@ -51,6 +51,17 @@ TEST(ServerTest, RejectsMalformedListenAddress) {
   }
 }
 
+TEST(ServerTest, RejectsIoNicenessOutOfRange) {
+  for (int bad : {-1, 20}) {
+    ServerOptions options = ListenOn("127.0.0.1:0");
+    options.io_niceness = bad;
+    auto server = Server::Create(options);
+    ASSERT_FALSE(server.ok()) << bad;
+    EXPECT_EQ(server.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_NE(server.status().message().find("io_niceness"), std::string::npos);
+  }
+}
+
 TEST(ServerTest, RejectsAnAddressAlreadyInUse) {
   auto first = Server::Create(ListenOn("127.0.0.1:0"));
   ASSERT_TRUE(first.ok()) << first.status();

@@ -28,6 +28,14 @@ struct ServerOptions {
   int max_message_bytes = 16 << 20;
   /// Threads stepping worlds.
   int tick_threads = 2;
+  /// Scheduling priority of everything but the tick threads, as a nice
+  /// increment 0..19: Start() lowers the calling thread's priority by this
+  /// much right after starting the tick threads, so every thread created
+  /// afterwards (gRPC's, the send thread, batch workers) inherits it, and
+  /// when the cores are short, ticks start on time while client I/O waits in
+  /// its bounded outboxes. Linux nice values are per thread and lowering one
+  /// needs no privilege. 0 leaves every thread at the caller's priority.
+  int io_niceness = 0;
   /// Threads running batches and replays.
   int batch_threads = 1;
   /// Messages a session's outbox holds before it collapses to a snapshot.
