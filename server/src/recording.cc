@@ -86,7 +86,20 @@ absl::Status RecordingWriter::AppendTick(const v1::RecordedTick& tick) {
 
 absl::Status RecordingWriter::AppendCheckpoint(const v1::Checkpoint& checkpoint) {
   if (absl::Status s = Append(sim::RecordType::kCheckpoint, checkpoint.SerializeAsString()); !s.ok()) return s;
+  if (sync_thread_ != nullptr) {
+    sync_thread_->Request(sync_target_);
+    return absl::OkStatus();
+  }
   return Sync();
+}
+
+absl::Status RecordingWriter::SyncOn(SyncThread* thread) {
+  if (fd_ < 0) return absl::OkStatus();
+  absl::StatusOr<std::shared_ptr<SyncTarget>> target = SyncTarget::Dup(fd_, path_);
+  if (!target.ok()) return target.status();
+  sync_target_ = *std::move(target);
+  sync_thread_ = thread;
+  return absl::OkStatus();
 }
 
 absl::Status RecordingWriter::Sync() {

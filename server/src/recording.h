@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "atoll/sim/recording_format.h"
 #include "atoll/v1/recording.pb.h"
+#include "sync_thread.h"
 
 namespace atl::server {
 
@@ -37,9 +38,15 @@ class RecordingWriter {
   /// Appends a tick record with write(): durable against a process crash
   /// once this returns; against a machine crash after the next Sync().
   absl::Status AppendTick(const v1::RecordedTick& tick);
-  /// Appends a checkpoint and syncs (fdatasync).
+  /// Appends a checkpoint and syncs (fdatasync): here, or on the thread
+  /// given to SyncOn.
   absl::Status AppendCheckpoint(const v1::Checkpoint& checkpoint);
+  /// Syncs here, now.
   absl::Status Sync();
+  /// Makes AppendCheckpoint hand its sync to `thread` (which must outlive
+  /// the writer) instead of waiting for it. A file only: no effect on a
+  /// recording kept in memory.
+  absl::Status SyncOn(SyncThread* thread);
 
   /// The whole recording so far.
   absl::StatusOr<v1::Recording> Read() const;
@@ -55,6 +62,8 @@ class RecordingWriter {
 
   std::string path_;
   int fd_;  // -1: in memory
+  SyncThread* sync_thread_ = nullptr;
+  std::shared_ptr<SyncTarget> sync_target_;  // with sync_thread_
   std::string memory_;
 };
 

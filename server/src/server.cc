@@ -21,6 +21,7 @@
 #include "info_service.h"
 #include "replay_service.h"
 #include "send_thread.h"
+#include "sync_thread.h"
 #include "session_service.h"
 #include "worker_pool.h"
 #include "world_registry.h"
@@ -108,6 +109,10 @@ class ServerImpl final : public Server {
     registry_options.max_bodies_per_world = options.max_bodies_per_world;
     registry_options.tick_threads = options.tick_threads;
     registry_options.host.outbox_capacity = options.outbox_capacity;
+    if (!options.data_dir.empty()) {
+      sync_thread_ = std::make_unique<SyncThread>();
+      registry_options.host.sync_thread = sync_thread_.get();
+    }
     absl::StatusOr<std::unique_ptr<WorldRegistry>> registry =
         WorldRegistry::Create(registry_options);
     if (!registry.ok()) return registry.status();
@@ -207,7 +212,9 @@ class ServerImpl final : public Server {
  private:
   // Destroyed bottom-up: the gRPC server first, so no call still reaches a
   // service, the pool or the registry; the send thread last, after running
-  // the writes and finishes still queued for the streams.
+  // the writes and finishes still queued for the streams; then the sync
+  // thread, after syncing the recordings still queued.
+  std::unique_ptr<SyncThread> sync_thread_;
   std::unique_ptr<SendThread> send_thread_;
   std::unique_ptr<WorldRegistry> registry_;
   std::unique_ptr<WorkerPool> pool_;

@@ -109,6 +109,12 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Create(
   absl::StatusOr<std::unique_ptr<RecordingWriter>> writer =
       RecordingWriter::Create(recording_path, header, initial);
   if (!writer.ok()) return writer.status();
+  if (options.sync_thread != nullptr) {
+    if (absl::Status s = (*writer)->SyncOn(options.sync_thread); !s.ok()) {
+      (void)(*writer)->Remove();  // no world, no recording
+      return s;
+    }
+  }
   host->recording_ = *std::move(writer);
   host->sim_ = *std::move(sim);
   host->checkpoints_.push_back(std::move(initial));
@@ -167,6 +173,9 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Recover(const std::string&
   absl::StatusOr<std::unique_ptr<RecordingWriter>> writer =
       RecordingWriter::Reopen(path, read->valid_bytes);
   if (!writer.ok()) return writer.status();
+  if (options.sync_thread != nullptr) {
+    if (absl::Status s = (*writer)->SyncOn(options.sync_thread); !s.ok()) return s;
+  }
   host->recording_ = *std::move(writer);
   host->sim_ = *std::move(sim);
   host->public_header_ = rec.header();

@@ -29,6 +29,7 @@
 #include "atoll/v1/world.pb.h"
 #include "outbox.h"
 #include "recording.h"
+#include "sync_thread.h"
 
 namespace atl::server {
 
@@ -54,6 +55,9 @@ struct WorldHostOptions {
   /// the periodic serialization of worlds created together does not fall
   /// on one tick (WorldRegistry spreads them).
   uint32_t phase = 0;
+  /// Where checkpoints are synced (fdatasync) off the tick thread; null:
+  /// synced by the tick thread itself. Must outlive the host.
+  SyncThread* sync_thread = nullptr;
 };
 
 class WorldHost {
