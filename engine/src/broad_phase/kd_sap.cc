@@ -621,6 +621,15 @@ void KdSap::Detect(const Item* block, int32_t count, const Item* ext,
   // Internal pairs: sweep along the sorted axis. Each pair is found from
   // the object that comes first; in incremental mode a resting object only
   // looks at the moving objects after it.
+  // Object i against every object after it whose interval starts in reach.
+  const auto sweep_after = [&](int32_t i) {
+    const Item& x = block[i];
+    const float hi = HiOf<kAxis>(x.box);
+    reserve(count - i);
+    for (int32_t j = i + 1; j < count && LoOf<kAxis>(block[j].box) <= hi; ++j) {
+      emit(x, block[j], 1u);
+    }
+  };
   if constexpr (kIncremental) {
     int32_t i = 0;
     for (int32_t k = 0; k <= moving_count; ++k) {
@@ -636,25 +645,10 @@ void KdSap::Detect(const Item* block, int32_t count, const Item* ext,
         }
       }
       if (k == moving_count) break;
-      const Item& x = block[i];
-      const float hi = HiOf<kAxis>(x.box);
-      reserve(count - i);
-      for (int32_t j = i + 1; j < count && LoOf<kAxis>(block[j].box) <= hi;
-           ++j) {
-        emit(x, block[j], 1u);
-      }
-      ++i;
+      sweep_after(i++);
     }
   } else {
-    for (int32_t i = 0; i < count; ++i) {
-      const Item& x = block[i];
-      const float hi = HiOf<kAxis>(x.box);
-      reserve(count - i);
-      for (int32_t j = i + 1; j < count && LoOf<kAxis>(block[j].box) <= hi;
-           ++j) {
-        emit(x, block[j], 1u);
-      }
-    }
+    for (int32_t i = 0; i < count; ++i) sweep_after(i);
   }
   // External pairs: for each external object the run of own objects whose
   // interval can reach it (in incremental mode, of the moving ones when the
