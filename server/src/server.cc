@@ -123,9 +123,10 @@ class ServerImpl final : public Server {
     if (options.io_niceness > 0) {
       const pid_t self = static_cast<pid_t>(syscall(SYS_gettid));
       errno = 0;
-      const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(self));
+      const int current = getpriority(PRIO_PROCESS, static_cast<id_t>(self));
       if (errno == 0) {
-        (void)setpriority(PRIO_PROCESS, static_cast<id_t>(self), std::min(19, nice + options.io_niceness));
+        (void)setpriority(PRIO_PROCESS, static_cast<id_t>(self),
+                          std::min(19, current + options.io_niceness));
       }
     }
     send_thread_ = std::make_unique<SendThread>();
