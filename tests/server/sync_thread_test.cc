@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "atoll/sim/recording_format.h"
@@ -16,12 +17,18 @@
 namespace atl::server {
 namespace {
 
-std::string MakeTempDir() {
-  std::string pattern = ::testing::TempDir() + "atoll_sync_XXXXXX";
-  char* dir = mkdtemp(pattern.data());
-  EXPECT_NE(dir, nullptr);
-  return pattern;
-}
+// A fresh directory, removed with everything in it when the test ends.
+class TempDir {
+ public:
+  TempDir() : path_(::testing::TempDir() + "atoll_sync_XXXXXX") {
+    EXPECT_NE(mkdtemp(path_.data()), nullptr);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 v1::Checkpoint CheckpointAt(uint64_t tick) {
   v1::Checkpoint c;
@@ -31,7 +38,8 @@ v1::Checkpoint CheckpointAt(uint64_t tick) {
 }
 
 TEST(SyncThreadTest, FlushWaitsForEveryQueuedSync) {
-  const std::string dir = MakeTempDir();
+  const TempDir temp;
+  const std::string& dir = temp.path();
   SyncThread thread;
   for (int i = 0; i < 3; ++i) {
     const std::string path = dir + "/f" + std::to_string(i);
@@ -49,7 +57,8 @@ TEST(SyncThreadTest, FlushWaitsForEveryQueuedSync) {
 }
 
 TEST(SyncThreadTest, FlushCoversRepeatedRequestsForOneFile) {
-  const std::string path = MakeTempDir() + "/f";
+  const TempDir temp;
+  const std::string path = temp.path() + "/f";
   const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
   ASSERT_GE(fd, 0);
   absl::StatusOr<std::shared_ptr<SyncTarget>> target = SyncTarget::Dup(fd, path);
@@ -73,7 +82,8 @@ TEST(SyncThreadTest, BadDescriptorIsRefusedWithItsPath) {
 }
 
 TEST(RecordingWriterTest, CheckpointsAreSyncedOnTheSyncThread) {
-  const std::string path = MakeTempDir() + "/world.atollrec";
+  const TempDir temp;
+  const std::string path = temp.path() + "/world.atollrec";
   v1::RecordingHeader header;
   header.set_format_version(1);
   header.set_world_id("w");
