@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "atoll/constants.h"
 #include "atoll/distance.h"
 #include "atoll/math.h"
 
@@ -25,6 +26,13 @@ struct Sweep {
 
 /// The body transform at time t in [0, 1] of the sweep.
 Transform GetSweepTransform(const Sweep& sweep, float t);
+
+/// How far TimeOfImpact's stopping distance may lie above its target.
+inline constexpr float kToiTolerance = 0.25f * kLinearSlop;
+
+/// The core distance TimeOfImpact aims at for rounded shapes whose radii
+/// sum to `total_radius`: a little overlap for the solver.
+inline float TOITarget(float total_radius) { return Max(kLinearSlop, total_radius - kLinearSlop); }
 
 /// Input of TimeOfImpact. The proxies are in their bodies' frames.
 struct TOIInput {
@@ -54,8 +62,7 @@ struct TOIOutput {
 /// The first time in [0, max_fraction] at which the rounded shapes come
 /// within a target distance of touching, by conservative advancement. The
 /// target keeps a little overlap for the solver: the core distance aimed at
-/// is max(kLinearSlop, radius_a + radius_b - kLinearSlop), reported within
-/// kLinearSlop / 4. The advancement uses a bound on how fast the gap can
+/// is TOITarget(radius_a + radius_b), reported within kToiTolerance. The advancement uses a bound on how fast the gap can
 /// close (linear motion projected on the separating normal plus the
 /// rotation rate of the interpolated rotation times each shape's extent),
 /// so it never steps past the first contact: at the returned fraction the

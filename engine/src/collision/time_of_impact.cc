@@ -24,7 +24,6 @@ namespace atl {
 namespace {
 
 constexpr int32_t kMaxToiIterations = 64;
-constexpr float kToiTolerance = 0.25f * kLinearSlop;
 
 float RotationRateBound(Rot q1, Rot q2) {
   const float sin_theta = Abs(Cross({q1.c, q1.s}, {q2.c, q2.s}));
@@ -60,7 +59,7 @@ TOIOutput TimeOfImpact(const TOIInput& input) {
   const Sweep& sa = input.sweep_a;
   const Sweep& sb = input.sweep_b;
   const float total_radius = input.proxy_a.radius + input.proxy_b.radius;
-  const float target = Max(kLinearSlop, total_radius - kLinearSlop);
+  const float target = TOITarget(total_radius);
 
   const Vec2 relative_motion = (sa.c2 - sa.c1) - (sb.c2 - sb.c1);
   const float angular_bound =

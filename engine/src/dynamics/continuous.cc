@@ -1,6 +1,7 @@
 #include "dynamics/continuous.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "atoll/assert.h"
 #include "atoll/constants.h"
@@ -180,8 +181,7 @@ float CoreRadius(const ShapeGeometry& shape) {
 // reach of TimeOfImpact for rounded shapes of `total_radius`: above the
 // distance it stops at, its tolerance, and 0.05 slop to spare for rounding.
 bool KeepsClear(float clearance, float total_radius) {
-  const float target = Max(kLinearSlop, total_radius - kLinearSlop);
-  return clearance > target + 0.3f * kLinearSlop;
+  return clearance > TOITarget(total_radius) + 0.3f * kLinearSlop;
 }
 
 // The other side of a candidate pair: its shape and its motion.
@@ -359,15 +359,19 @@ class Pass {
                        FastShape* shapes, int32_t count) {
     const std::vector<NearStatic>& near = StaticsNear(body_index, sweep, swept_box);
     const Body& body = w_->bodies[body_index];
+    const Vec2 motion = sweep.c2 - sweep.c1;
+    const float length = Length(motion);
+    const Vec2 path_normal =
+        length > 0.0f ? Vec2{-motion.y / length, motion.x / length} : Vec2{0.0f, 0.0f};
     float best = 1.0f;
     for (const NearStatic& other : near) {
-      if (!Overlaps(other.proxy_box, swept_box)) continue;
+      if (!Overlaps(other.box, swept_box)) continue;
       if (!body.joints.empty() && !w_->bodies[other.body].joints.empty() &&
           !JointsAllowContact(*w_, body_index, other.body)) {
         continue;
       }
       for (int32_t k = 0; k < count; ++k) {
-        const float t = ImpactOfStatic(sweep, &shapes[k], other, best);
+        const float t = ImpactOfStatic(sweep, path_normal, &shapes[k], other, best);
         if (t < best) best = t;
       }
     }
@@ -403,11 +407,14 @@ class Pass {
       NearStatic& near = cache.statics.emplace_back();
       near.shape = id;
       near.body = shape.body;
-      near.proxy_box = broad_phase.GetAabb(id);
+      ATOLL_ASSERT(broad_phase.GetAabb(id) == shape.aabb);
       near.box = shape.aabb;
       near.radius = CoreRadius(shape.geometry);
       near.polygon = shape.geometry.type == ShapeType::kPolygon;
-      if (!near.polygon) CorePoints(shape.geometry, other_body.transform, &near.a, &near.b);
+      if (!near.polygon) {
+        CorePoints(shape.geometry, other_body.transform, &near.a, &near.b);
+        near.normal = near.a == near.b ? Vec2{0.0f, 0.0f} : Normalize(LeftPerp(near.b - near.a));
+      }
     }
     return cache.statics;
   }
@@ -507,35 +514,75 @@ class Pass {
 
   // The first impact of one fast shape against one static shape before
   // `limit`, or `limit`. The same as ImpactOfShapes with a resting other,
-  // with the cheap tests first: the path test rules out most candidates
+  // with the cheap tests first: the path tests rule out most candidates
   // before the shapes themselves are read (which test says `limit` first
-  // makes no difference to the answer).
-  float ImpactOfStatic(const Sweep& sweep, FastShape* fast_shape, const NearStatic& other,
-                       float limit) {
+  // makes no difference to the answer). `path_normal` is the unit normal of
+  // the path of the center of mass (zero if it stays put).
+  float ImpactOfStatic(const Sweep& sweep, Vec2 path_normal, FastShape* fast_shape,
+                       const NearStatic& other, float limit) {
     if (!Overlaps(fast_shape->swept_box, other.box)) return limit;
     const Shape& shape = w_->shapes[fast_shape->shape];
-    const Shape& os = w_->shapes[other.shape];
-    const Body& other_body = w_->bodies[other.body];
-    // See ImpactOfShapes. The first test needs only how far the fast core
+    const bool circle = shape.geometry.type == ShapeType::kCircle;
+    // See ImpactOfShapes. The path tests need only how far the fast core
     // reaches from the center of mass and its rounding: a circle's come
     // straight from its geometry (as CoreOf computes them).
+    const float reach = circle ? Distance(shape.geometry.circle.center, sweep.local_center)
+                               : CoreOf(sweep.local_center, fast_shape).core_extent;
+    const float rounding = circle ? shape.geometry.circle.radius
+                                  : CoreOf(sweep.local_center, fast_shape).proxy.radius;
+    if (!other.polygon &&
+        KeepsClear(PathToSegmentSeparation(sweep.c1, sweep.c2, path_normal, other) - reach,
+                   rounding + other.radius)) {
+      return limit;
+    }
+    const Shape& os = w_->shapes[other.shape];
+    const Body& other_body = w_->bodies[other.body];
     const float clearance =
         other.polygon
             ? PathToCoreBound(sweep.c1, sweep.c2, os.geometry, other_body.transform)
             : Sqrt(SegmentDistance(sweep.c1, sweep.c2, other.a, other.b).distance_squared);
-    if (shape.geometry.type == ShapeType::kCircle) {
-      const Circle& circle = shape.geometry.circle;
-      const float core_extent = Distance(circle.center, sweep.local_center);
-      if (KeepsClear(clearance - core_extent, circle.radius + other.radius)) return limit;
-    }
+    if (KeepsClear(clearance - reach, rounding + other.radius)) return limit;
     const FastCore& fs = CoreOf(sweep.local_center, fast_shape);
-    if (KeepsClear(clearance - fs.core_extent, fs.proxy.radius + other.radius)) return limit;
     const bool centroid_clear =
         KeepsClear(clearance - fs.centroid_extent, fs.core_radius + other.radius);
     if (IsThin(shape.geometry.type) && IsThin(os.geometry.type)) return limit;  // never collide
     if (!ShouldCollide(shape.filter, os.filter)) return limit;
+    if (centroid_clear && circle && !other.polygon &&
+        TouchesAtStart(sweep, shape.geometry.circle, other)) {
+      return limit;
+    }
     const Sweep resting = BodySweep(other_body);
     return ImpactOfCores(sweep, fs, os, resting, 1.0f, centroid_clear, limit);
+  }
+
+  // A lower bound on the distance between the path p-q (unit normal
+  // `path_normal`) and the core of `other`, not a polygon: the separation
+  // of the two along the core's normal or the path's (any axis bounds the
+  // distance from below). Cheaper than SegmentDistance, and enough for most
+  // candidates whose boxes overlap only because a long core lies across
+  // its box.
+  static float PathToSegmentSeparation(Vec2 p, Vec2 q, Vec2 path_normal, const NearStatic& other) {
+    const float p_side = Dot(other.normal, p - other.a), q_side = Dot(other.normal, q - other.a);
+    const float a_side = Dot(path_normal, other.a - p), b_side = Dot(path_normal, other.b - p);
+    return Max(Max(Min(p_side, q_side), -Max(p_side, q_side)),
+               Max(Min(a_side, b_side), -Max(a_side, b_side)));
+  }
+
+  // Whether TimeOfImpact would stop at its very first distance, which says
+  // the circle's core and `other`'s (not a polygon) are already within its
+  // target (plus tolerance) at the start of `sweep`: shapes touching at the
+  // start are the discrete contact's (when the centroid keeps clear, as the
+  // caller checked), so the query would answer `limit`. Its distance (GJK)
+  // and this one (SegmentDistance) each round to within a few units in the
+  // last place of the largest coordinate; sixteen of them are kept to
+  // spare.
+  static bool TouchesAtStart(const Sweep& sweep, const Circle& circle, const NearStatic& other) {
+    const Vec2 center = sweep.c1 + RotateVector(sweep.q1, circle.center - sweep.local_center);
+    const float distance = Sqrt(SegmentDistance(center, center, other.a, other.b).distance_squared);
+    const float scale = Max(Max(Max(Abs(center.x), Abs(center.y)), Max(Abs(other.a.x), Abs(other.a.y))),
+                            Max(Abs(other.b.x), Abs(other.b.y)));
+    constexpr float kUnit = std::numeric_limits<float>::epsilon();
+    return distance + 16.0f * kUnit * scale < TOITarget(circle.radius + other.radius) + kToiTolerance;
   }
 
   // The first impact of one fast shape, moving by `sweep`, against one

@@ -126,12 +126,13 @@ struct ContinuousScratch {
   struct NearStatic {
     int32_t shape = 0;
     int32_t body = 0;
-    /// The proxy's box and the shape's (Shape::aabb).
-    AABB proxy_box;
+    /// The shape's box (Shape::aabb, which is also its proxy's).
     AABB box;
     /// The core in world coordinates (the segment a-b; a point when a == b)
-    /// unless it is a polygon, and its rounding radius.
+    /// unless it is a polygon, its unit normal (zero for a point) and its
+    /// rounding radius.
     Vec2 a, b;
+    Vec2 normal;
     float radius = 0.0f;
     bool polygon = false;
   };
