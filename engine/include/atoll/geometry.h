@@ -197,6 +197,14 @@ AABB ComputeShapeAABB(const ShapeGeometry& shape, const Transform& transform);
 /// fast a rotating shape's surface can move.
 float ComputeShapeExtent(const ShapeGeometry& shape, Vec2 local_center);
 
+/// ComputeShapeExtent without the rounding: the largest distance from
+/// `local_center` to a point of the shape's core (a circle's center, a
+/// capsule's two centers, a segment, a polygon without its radius). Turning
+/// about `local_center` moves the shape's region by no more than it moves
+/// its core, so this is the lever arm that counts for tunneling: 0 for a
+/// ball spinning about its own center.
+float ComputeShapeCoreExtent(const ShapeGeometry& shape, Vec2 local_center);
+
 /// Half the shape's thickness: the distance from its centroid to its
 /// nearest surface point (the radius of a circle or capsule; for a polygon
 /// the nearest edge plus the rounding; kLinearSlop for the thin segments).

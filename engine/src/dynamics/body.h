@@ -40,11 +40,16 @@ struct Body {
   Vec2 force;
   float torque = 0.0f;
 
-  float mass = 0.0f, inv_mass = 0.0f;
+  float inv_mass = 0.0f;
   float inertia = 0.0f, inv_inertia = 0.0f;
   /// Largest distance from the center of mass to any shape point: turns
   /// angular speed into a surface speed for the sleep test.
   float max_extent = 0.0f;
+  /// Largest distance from the center of mass to a point of a shape's core
+  /// (ComputeShapeCoreExtent): how far a turn can carry its shapes' region,
+  /// for continuous collision. Derived from the shapes, so not in the
+  /// snapshot: a restore recomputes it (ComputeBodyCoreExtent).
+  float core_extent = 0.0f;
   /// Smallest half-thickness of its shapes (ComputeShapeMinExtent); 0
   /// without shapes. A body moving further than a share of it in a step
   /// gets continuous collision.
@@ -68,6 +73,10 @@ struct Body {
   int32_t island = kNullIndex;
   int32_t island_prev = kNullIndex;
   int32_t island_next = kNullIndex;
+
+  /// Read by the API and mass updates only: kept out of the cache lines
+  /// every step reads (the four bytes fill the padding before user_data).
+  float mass = 0.0f;
 
   uint64_t user_data = 0;
 };

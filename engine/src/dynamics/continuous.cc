@@ -23,9 +23,12 @@ using NearStatic = ContinuousScratch::NearStatic;
 // at most, between any two moments of the interpolated sweep.
 float RotationChord(Rot a, Rot b) { return Length({b.c - a.c, b.s - a.s}); }
 
-// How far any point of the body moved this step (between any two moments).
+// How far the body's shapes moved this step (between any two moments): how
+// far any point of their cores moved. A round shape's rounding turns with
+// its core and covers the same region, so a ball spinning about its center
+// has not moved.
 float MotionBound(const Body& b) {
-  return Length(b.center - b.center0) + b.max_extent * RotationChord(b.rotation0, b.transform.q);
+  return Length(b.center - b.center0) + b.core_extent * RotationChord(b.rotation0, b.transform.q);
 }
 
 // The body's motion this step; a body outside this step's solve (static or
@@ -40,13 +43,13 @@ Sweep BodySweep(const Body& b) {
 Transform SweepStart(const Sweep& sweep) { return GetSweepTransform(sweep, 0.0f); }
 Transform SweepEnd(const Sweep& sweep) { return GetSweepTransform(sweep, 1.0f); }
 
-// A box around everything `shape` covers during `sweep`; max_extent bounds
-// how far the rotation bows a point away from the straight line between
-// the end poses.
-AABB SweptShapeBox(const ShapeGeometry& shape, const Sweep& sweep, float max_extent) {
+// A box around everything `shape` covers during `sweep`; core_extent bounds
+// how far the rotation bows a core point away from the straight line
+// between the end poses (the rounding around it goes along).
+AABB SweptShapeBox(const ShapeGeometry& shape, const Sweep& sweep, float core_extent) {
   const AABB box = Union(ComputeShapeAABB(shape, SweepStart(sweep)),
                          ComputeShapeAABB(shape, SweepEnd(sweep)));
-  return Inflate(box, max_extent * RotationChord(sweep.q1, sweep.q2));
+  return Inflate(box, core_extent * RotationChord(sweep.q1, sweep.q2));
 }
 
 // SweptShapeBox below for a circle. Inline: returned from a call, the box
@@ -180,8 +183,9 @@ float CoreRadius(const ShapeGeometry& shape) {
 // Whether cores whose distance never drops below `clearance` stay out of
 // reach of TimeOfImpact for rounded shapes of `total_radius`: above the
 // distance it stops at, its tolerance, and 0.05 slop to spare for rounding.
+float ClearanceNeeded(float total_radius) { return TOITarget(total_radius) + 0.3f * kLinearSlop; }
 bool KeepsClear(float clearance, float total_radius) {
-  return clearance > TOITarget(total_radius) + 0.3f * kLinearSlop;
+  return clearance > ClearanceNeeded(total_radius);
 }
 
 // The other side of a candidate pair: its shape and its motion.
@@ -259,7 +263,7 @@ class Pass {
       const Transform start{b.center0 - RotateVector(b.rotation0, b.local_center), b.rotation0};
       const float bow = b.rotation0 == b.transform.q
                             ? 0.0f
-                            : b.max_extent * RotationChord(b.rotation0, b.transform.q);
+                            : b.core_extent * RotationChord(b.rotation0, b.transform.q);
       // The shapes that collide and their swept boxes: the usual single
       // shape in a local, more in `shapes`.
       FastShape single;
@@ -332,19 +336,19 @@ class Pass {
       const Vec2 turn{b.transform.q.c - b.rotation0.c, b.transform.q.s - b.rotation0.s};
       center_sq = Max(center_sq, LengthSquared(b.center - b.center0));
       chord_sq = Max(chord_sq, LengthSquared(turn));
-      extent = Max(extent, b.max_extent);
+      extent = Max(extent, b.core_extent);
     }
     max_motion_ = Sqrt(center_sq) + extent * Sqrt(chord_sq);
   }
 
   // MotionBound(b) > kFastMotionShare * min_extent, without square roots
-  // for the clear cases: with a = |dc| and r = max_extent * chord,
+  // for the clear cases: with a = |dc| and r = core_extent * chord,
   // a^2 + r^2 <= (a + r)^2 <= 2 (a^2 + r^2).
   static bool IsFast(const Body& b) {
     const float limit = kFastMotionShare * b.min_extent;
     const Vec2 turn{b.transform.q.c - b.rotation0.c, b.transform.q.s - b.rotation0.s};
     const float squares = LengthSquared(b.center - b.center0) +
-                          b.max_extent * b.max_extent * LengthSquared(turn);
+                          b.core_extent * b.core_extent * LengthSquared(turn);
     const float limit_sq = limit * limit;
     if (squares > limit_sq) return true;
     if (2.0f * squares <= limit_sq) return false;
@@ -359,10 +363,6 @@ class Pass {
                        FastShape* shapes, int32_t count) {
     const std::vector<NearStatic>& near = StaticsNear(body_index, sweep, swept_box);
     const Body& body = w_->bodies[body_index];
-    const Vec2 motion = sweep.c2 - sweep.c1;
-    const float length = Length(motion);
-    const Vec2 path_normal =
-        length > 0.0f ? Vec2{-motion.y / length, motion.x / length} : Vec2{0.0f, 0.0f};
     float best = 1.0f;
     for (const NearStatic& other : near) {
       if (!Overlaps(other.box, swept_box)) continue;
@@ -371,7 +371,7 @@ class Pass {
         continue;
       }
       for (int32_t k = 0; k < count; ++k) {
-        const float t = ImpactOfStatic(sweep, path_normal, &shapes[k], other, best);
+        const float t = ImpactOfStatic(sweep, &shapes[k], other, best);
         if (t < best) best = t;
       }
     }
@@ -469,7 +469,7 @@ class Pass {
           moving = BodySweep(other_body);
           other.sweep = &moving;
         }
-        other.box = SweptShapeBox(shape.geometry, *other.sweep, other_body.max_extent);
+        other.box = SweptShapeBox(shape.geometry, *other.sweep, other_body.core_extent);
       }
       for (int32_t k = f.first_shape; k < f.first_shape + f.shape_count; ++k) {
         const float t = ImpactOfShapes(f.sweep, &s_->shapes[k], other, best);
@@ -516,10 +516,9 @@ class Pass {
   // `limit`, or `limit`. The same as ImpactOfShapes with a resting other,
   // with the cheap tests first: the path tests rule out most candidates
   // before the shapes themselves are read (which test says `limit` first
-  // makes no difference to the answer). `path_normal` is the unit normal of
-  // the path of the center of mass (zero if it stays put).
-  float ImpactOfStatic(const Sweep& sweep, Vec2 path_normal, FastShape* fast_shape,
-                       const NearStatic& other, float limit) {
+  // makes no difference to the answer).
+  float ImpactOfStatic(const Sweep& sweep, FastShape* fast_shape, const NearStatic& other,
+                       float limit) {
     if (!Overlaps(fast_shape->swept_box, other.box)) return limit;
     const Shape& shape = w_->shapes[fast_shape->shape];
     const bool circle = shape.geometry.type == ShapeType::kCircle;
@@ -530,9 +529,8 @@ class Pass {
                                : CoreOf(sweep.local_center, fast_shape).core_extent;
     const float rounding = circle ? shape.geometry.circle.radius
                                   : CoreOf(sweep.local_center, fast_shape).proxy.radius;
-    if (!other.polygon &&
-        KeepsClear(PathToSegmentSeparation(sweep.c1, sweep.c2, path_normal, other) - reach,
-                   rounding + other.radius)) {
+    if (!other.polygon && PathClearsSegment(sweep.c1, sweep.c2, other,
+                                            reach + ClearanceNeeded(rounding + other.radius))) {
       return limit;
     }
     const Shape& os = w_->shapes[other.shape];
@@ -555,17 +553,19 @@ class Pass {
     return ImpactOfCores(sweep, fs, os, resting, 1.0f, centroid_clear, limit);
   }
 
-  // A lower bound on the distance between the path p-q (unit normal
-  // `path_normal`) and the core of `other`, not a polygon: the separation
-  // of the two along the core's normal or the path's (any axis bounds the
-  // distance from below). Cheaper than SegmentDistance, and enough for most
-  // candidates whose boxes overlap only because a long core lies across
-  // its box.
-  static float PathToSegmentSeparation(Vec2 p, Vec2 q, Vec2 path_normal, const NearStatic& other) {
+  // Whether the path p-q keeps more than `clearance` away from the core of
+  // `other`, not a polygon, as its separation from the core along the
+  // core's normal or the path's shows (any axis bounds the distance from
+  // below; the path's normal is left unnormalized, the comparison squared).
+  // Cheaper than SegmentDistance, and enough for most candidates whose
+  // boxes overlap only because a long core lies across its box.
+  static bool PathClearsSegment(Vec2 p, Vec2 q, const NearStatic& other, float clearance) {
     const float p_side = Dot(other.normal, p - other.a), q_side = Dot(other.normal, q - other.a);
-    const float a_side = Dot(path_normal, other.a - p), b_side = Dot(path_normal, other.b - p);
-    return Max(Max(Min(p_side, q_side), -Max(p_side, q_side)),
-               Max(Min(a_side, b_side), -Max(a_side, b_side)));
+    if (Min(p_side, q_side) > clearance || Max(p_side, q_side) < -clearance) return true;
+    const Vec2 normal = LeftPerp(q - p);
+    const float a_side = Dot(normal, other.a - p), b_side = Dot(normal, other.b - p);
+    const float separation = Max(Min(a_side, b_side), -Max(a_side, b_side));
+    return separation > 0.0f && separation * separation > clearance * clearance * Dot(normal, normal);
   }
 
   // Whether TimeOfImpact would stop at its very first distance, which says

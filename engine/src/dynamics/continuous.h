@@ -1,8 +1,9 @@
 // Atoll — step stage 7: continuous collision for fast bodies (seed 000 §6).
 //
 // After the solve, a dynamic body that moved further this step than half
-// its thickness (Body::min_extent; the motion counts rotation as the
-// surface chord max_extent * |q1 - q0|) is *fast*. Only fast bodies are
+// its thickness (Body::min_extent; the motion counts rotation as the chord
+// core_extent * |q1 - q0| of its shapes' cores, since rounding that turns
+// about its own center covers the same region) is *fast*. Only fast bodies are
 // touched; everything else keeps exactly the pose the solver gave it, so a
 // world without fast bodies is bit-identical with CCD on or off.
 //

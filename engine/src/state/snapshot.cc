@@ -903,6 +903,11 @@ absl::Status RestoreSnapshot(std::span<const uint8_t> bytes, World* world) {
   state->def.broad_phase = world->def().broad_phase;
   Parser parser(body, state.get(), &world->state());
   if (absl::Status s = parser.Parse(); !s.ok()) return s;
+  for (int32_t i = 0; i < state->body_ids.Capacity(); ++i) {
+    if (!state->body_ids.IsAlive(i)) continue;
+    Body& b = state->bodies[i];
+    b.core_extent = ComputeBodyCoreExtent(*state, b);
+  }
   RebuildBroadPhase(state.get());
   // Keep the old scratch memory: restoring every few ticks (rollback)
   // should not reallocate the solver arrays.

@@ -52,6 +52,14 @@ void WakeBody(WorldState* w, int32_t body) {
   b.sleep_time = 0.0f;
 }
 
+float ComputeBodyCoreExtent(const WorldState& w, const Body& b) {
+  float extent = 0.0f;
+  for (int32_t s : b.shapes) {
+    extent = Max(extent, ComputeShapeCoreExtent(w.shapes[s].geometry, b.local_center));
+  }
+  return extent;
+}
+
 namespace {
 
 absl::Status CheckShape(const WorldState& w, ShapeId id) {
@@ -99,6 +107,7 @@ void UpdateBodyMass(WorldState* w, int32_t body_index) {
   b.local_center = {0.0f, 0.0f};
   b.max_extent = 0.0f;
   b.min_extent = 0.0f;
+  b.core_extent = 0.0f;
   for (size_t i = 0; i < b.shapes.size(); ++i) {
     const float extent = ComputeShapeMinExtent(w->shapes[b.shapes[i]].geometry);
     b.min_extent = i == 0 ? extent : Min(b.min_extent, extent);
@@ -109,6 +118,7 @@ void UpdateBodyMass(WorldState* w, int32_t body_index) {
     for (int32_t s : b.shapes) {
       b.max_extent = Max(b.max_extent, ComputeShapeExtent(w->shapes[s].geometry, {0.0f, 0.0f}));
     }
+    b.core_extent = ComputeBodyCoreExtent(*w, b);
     return;
   }
   float mass = 0.0f;
@@ -140,6 +150,7 @@ void UpdateBodyMass(WorldState* w, int32_t body_index) {
   for (int32_t s : b.shapes) {
     b.max_extent = Max(b.max_extent, ComputeShapeExtent(w->shapes[s].geometry, b.local_center));
   }
+  b.core_extent = ComputeBodyCoreExtent(*w, b);
   b.center = TransformPoint(b.transform, b.local_center);
 }
 
@@ -242,6 +253,7 @@ absl::StatusOr<ShapeId> AddShape(WorldState* w, BodyId body_id, const ShapeDef& 
     const float min_extent = ComputeShapeMinExtent(geometry);
     b.min_extent = b.shapes.size() == 1 ? min_extent : Min(b.min_extent, min_extent);
     b.max_extent = Max(b.max_extent, ComputeShapeExtent(geometry, {0.0f, 0.0f}));
+    b.core_extent = Max(b.core_extent, ComputeShapeCoreExtent(geometry, {0.0f, 0.0f}));
   }
   // No wake: a body created asleep (a settled pile restored from a level
   // file) stays asleep while its shapes are attached.

@@ -103,6 +103,9 @@ struct WorldState {
 /// kept without being re-reported (see UpdateContacts).
 inline bool ProxyIsStatic(const Body& b) { return b.type == BodyType::kStatic || !b.awake; }
 
+/// Body::core_extent of `b` from its shapes and local_center.
+float ComputeBodyCoreExtent(const WorldState& w, const Body& b);
+
 /// Re-files the proxies of `body` after its awake flag changed.
 void RefileBodyProxies(WorldState* w, int32_t body);
 

@@ -263,5 +263,18 @@ TEST(ExtentTest, ExtentReachesFarthestPoint) {
   EXPECT_FLOAT_EQ(ComputeShapeExtent(segment, {0.0f, -1.0f}), 3.0f);
 }
 
+TEST(ExtentTest, CoreExtentLeavesOutTheRounding) {
+  EXPECT_FLOAT_EQ(ComputeShapeCoreExtent(ShapeGeometry(Circle{{0.0f, 0.0f}, 0.5f}), {0.0f, 0.0f}),
+                  0.0f);
+  EXPECT_FLOAT_EQ(ComputeShapeCoreExtent(ShapeGeometry(Circle{{1.0f, 0.0f}, 0.5f}), {0.0f, 0.0f}),
+                  1.0f);
+  const ShapeGeometry capsule(Capsule{{-1.0f, 0.0f}, {3.0f, 0.0f}, 0.5f});
+  EXPECT_FLOAT_EQ(ComputeShapeCoreExtent(capsule, {0.0f, 0.0f}), 3.0f);
+  const ShapeGeometry box(*MakeRoundedBox(3.0f, 4.0f, 1.0f));
+  EXPECT_FLOAT_EQ(ComputeShapeCoreExtent(box, {0.0f, 0.0f}), 5.0f);
+  const ShapeGeometry segment(Segment{{0, 0}, {0, 2}});
+  EXPECT_FLOAT_EQ(ComputeShapeCoreExtent(segment, {0.0f, -1.0f}), 3.0f);
+}
+
 }  // namespace
 }  // namespace atl

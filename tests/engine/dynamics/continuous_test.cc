@@ -221,6 +221,58 @@ TEST(ContinuousTest, APathThatKeepsClearOfStaticShapesRunsNoTimeOfImpact) {
   EXPECT_GT(c.y - c.x, 0.0f);  // still on its own side of the line y = x
 }
 
+TEST(ContinuousTest, ABallSpinningAboutItsCenterIsFastOnlyByItsTravel) {
+  // 6 cm of travel in a step is under half the 0.2 m radius; a turn of one
+  // radian moves the ball's surface 0.19 m but covers no new ground. A box
+  // of the same half-width turning as much sweeps its corners 0.27 m.
+  WorldDef def;
+  def.gravity = {0.0f, 0.0f};
+  auto world = MakeWorld(def);
+  AddThinWall(world.get());  // 50 m away: something static to sweep against
+  BodyDef body_def;
+  body_def.type = BodyType::kDynamic;
+  body_def.position = {-50.0f, 0.0f};
+  body_def.linear_velocity = {3.6f, 0.0f};
+  body_def.angular_velocity = 60.0f;
+  const BodyId ball = world->CreateBody(body_def).value();
+  ASSERT_TRUE(world->CreateCircleShape(ball, ShapeDef(), Circle{{0.0f, 0.0f}, 0.2f}).ok());
+  ASSERT_TRUE(world->Step(kDt).ok());
+  EXPECT_EQ(world->profile().continuous_bodies, 0);
+
+  body_def.position = {-50.0f, 10.0f};
+  const BodyId box = world->CreateBody(body_def).value();
+  ASSERT_TRUE(world->CreatePolygonShape(box, ShapeDef(), BoxOrDie(0.2f, 0.2f)).ok());
+  ASSERT_TRUE(world->Step(kDt).ok());
+  EXPECT_EQ(world->profile().continuous_bodies, 1);
+}
+
+TEST(ContinuousTest, RestoreRecomputesWhatTurningBodiesSweep) {
+  // Body::core_extent is derived from the shapes, not saved: a restored
+  // world must compute the same value for every kind of body.
+  WorldDef def;
+  auto world = MakeWorld(def);
+  BodyDef body_def;
+  body_def.type = BodyType::kDynamic;
+  const BodyId pair = world->CreateBody(body_def).value();
+  ASSERT_TRUE(world->CreateCircleShape(pair, ShapeDef(), Circle{{-1.0f, 0.0f}, 0.3f}).ok());
+  ASSERT_TRUE(world->CreateCircleShape(pair, ShapeDef(), Circle{{2.0f, 0.0f}, 0.3f}).ok());
+  body_def.type = BodyType::kKinematic;
+  const BodyId rod = world->CreateBody(body_def).value();
+  ASSERT_TRUE(world->CreateCapsuleShape(rod, ShapeDef(), Capsule{{0.0f, 0.0f}, {0.0f, 4.0f}, 0.5f}).ok());
+  const BodyId ground = world->CreateBody(BodyDef()).value();
+  ASSERT_TRUE(world->CreatePolygonShape(ground, ShapeDef(), *MakeRoundedBox(3.0f, 1.0f, 0.5f)).ok());
+  const WorldState& state = world->state();
+  // Equal masses: the center of mass is halfway between the circles.
+  EXPECT_FLOAT_EQ(state.bodies[pair.index].core_extent, 1.5f);
+  EXPECT_FLOAT_EQ(state.bodies[rod.index].core_extent, 4.0f);
+  EXPECT_FLOAT_EQ(state.bodies[ground.index].core_extent, std::sqrt(10.0f));
+  auto restored = LoadSnapshot(SaveSnapshot(*world), BroadPhaseType::kBatchBvh);
+  ASSERT_TRUE(restored.ok()) << restored.status();
+  for (BodyId id : {pair, rod, ground}) {
+    EXPECT_EQ((*restored)->state().bodies[id.index].core_extent, state.bodies[id.index].core_extent);
+  }
+}
+
 // The hash of `world` as if its continuous flag were `on`: the flag is part
 // of the saved settings, so worlds differing only in it never hash equal;
 // what must match is everything else.
