@@ -3,24 +3,29 @@
 // scene suite (scene_suite.cc); this file is the --ccd comparison:
 //
 //   atoll-bench scenes --ccd [--scene=a,b] [--size=N] [--steps=N]
-//                      [--reps=N] [--engines=atoll,box2d]
+//                      [--reps=N] [--seeds=N] [--engines=atoll,box2d]
 //
 // One CSV row per scene, engine and continuous-collision setting:
 //
-//   scene,fixtures,engine,ccd,steps,total_ms,ms_per_step,vs_ccd_off,
-//   ccd_bodies_per_step,ccd_stage_ms_per_step
+//   scene,fixtures,engine,ccd,seeds,steps,total_ms,ms_per_step,vs_ccd_off,
+//   vs_ccd_off_min,vs_ccd_off_max,ccd_bodies_per_step,ccd_stage_ms_per_step
 //
-// total_ms is the median over --reps runs of the CPU time the stepping
-// thread spent stepping the scene --steps times (world construction not
-// timed; CPU rather than wall-clock time, so other processes on a shared
-// machine do not count); runs of the different configurations are
-// interleaved so that cache and frequency effects hit them alike.
-// With --ccd every scene runs with continuous collision on and off
-// (Atoll: WorldDef::enable_continuous; Box2D: b2World::SetContinuousPhysics)
-// and vs_ccd_off is on / off of the same engine. Box2D steps with 8 velocity and 3 position
-// iterations. ccd_bodies_per_step is Atoll's mean count of fast bodies and
+// Every scene is built with seeds 1..--seeds (default 5) and each seed is
+// run --reps times (default 3): a seed's time is the median of its runs of
+// the CPU time the stepping thread spent stepping the scene --steps times
+// (world construction not timed; CPU rather than wall-clock time, so other
+// processes on a shared machine do not count), and total_ms is the median
+// over the seeds. Runs of the different configurations are interleaved so
+// that cache and frequency effects hit them alike. Every scene runs with
+// continuous collision on and off (Atoll: WorldDef::enable_continuous;
+// Box2D: b2World::SetContinuousPhysics); vs_ccd_off is the median over the
+// seeds of on / off of the same engine and seed, and _min/_max its range:
+// with and without continuous collision a scene tumbles differently, and
+// how much contact work that leaves differs from seed to seed by several
+// per cent. Box2D steps with 8 velocity and 3 position iterations.
+// ccd_bodies_per_step is Atoll's mean count of fast bodies and
 // ccd_stage_ms_per_step its mean time in the continuous stage itself (the
-// rest of the difference between on and off is a different simulation:
+// rest of the difference between on and off is that different simulation:
 // bodies that no longer tunnel keep colliding; the stage time is
 // wall-clock, from StepProfile).
 // The default scenes are seed 000 §6.4's continuous-collision set.
@@ -31,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_format.h"
 #include "args.h"
 #include "atoll/scene.h"
 #include "box2d_scene.h"
@@ -106,24 +112,29 @@ double Median(std::vector<double> v) {
 }
 
 int RunScenes(const std::vector<std::string>& raw) {
-  auto args = Args::Parse(raw, {"ccd", "scene", "size", "steps", "reps", "engines", "plot",
+  auto args = Args::Parse(raw, {"ccd", "scene", "size", "steps", "reps", "seeds", "engines", "plot",
                                 "markdown", "from-csv"});
   if (!args.ok()) {
     std::fprintf(stderr, "atoll-bench scenes: %s\n", std::string(args.status().message()).c_str());
     return 2;
   }
   if (!args->Has("ccd")) return RunSceneSuite(*args);
-  const bool ccd = true;
   const std::vector<std::string> scenes = args->GetList(
       "scene", {"add_pair", "mixed_static_dynamic", "diagonal", "falling_squares"});
   const std::vector<std::string> engines = args->GetList("engines", {"atoll", "box2d"});
   auto size = args->GetInt("size", 0);
   auto steps = args->GetInt("steps", 0);
   auto reps = args->GetInt("reps", 3);
-  if (!size.ok() || !steps.ok() || !reps.ok() || *size < 0 || *steps < 0 || *reps <= 0) {
-    std::fprintf(stderr, "atoll-bench scenes: --size, --steps >= 0 and --reps > 0 must be integers\n");
+  auto seeds = args->GetInt("seeds", 5);
+  if (!size.ok() || !steps.ok() || !reps.ok() || !seeds.ok() || *size < 0 || *steps < 0 ||
+      *reps <= 0 || *seeds <= 0) {
+    std::fprintf(stderr,
+                 "atoll-bench scenes: --size, --steps >= 0 and --reps, --seeds > 0 must be "
+                 "integers\n");
     return 2;
   }
+  // Each engine runs with continuous collision on, then off: configs
+  // 2k (on) and 2k + 1 (off).
   std::vector<Config> configs;
   for (const std::string& engine : engines) {
     if (engine != "atoll" && engine != "box2d") {
@@ -131,47 +142,62 @@ int RunScenes(const std::vector<std::string>& raw) {
       return 2;
     }
     configs.push_back({engine == "box2d", true});
-    if (ccd) configs.push_back({engine == "box2d", false});
+    configs.push_back({engine == "box2d", false});
   }
 
   std::printf(
-      "scene,fixtures,engine,ccd,steps,total_ms,ms_per_step,vs_ccd_off,ccd_bodies_per_step,"
-      "ccd_stage_ms_per_step\n");
+      "scene,fixtures,engine,ccd,seeds,steps,total_ms,ms_per_step,vs_ccd_off,vs_ccd_off_min,"
+      "vs_ccd_off_max,ccd_bodies_per_step,ccd_stage_ms_per_step\n");
   for (const std::string& name : scenes) {
-    absl::StatusOr<SceneDesc> desc = MakeScene(name, {.size = static_cast<int32_t>(*size)});
-    if (!desc.ok()) {
-      std::fprintf(stderr, "atoll-bench scenes: %s\n", std::string(desc.status().message()).c_str());
-      return 2;
-    }
-    const int64_t n = *steps > 0 ? *steps : desc->steps;
+    const int64_t seed_count = *seeds;
+    // Per config: the median over --reps of each seed, and the sums behind
+    // the per-step means.
+    std::vector<std::vector<double>> per_seed(configs.size());
     std::vector<Result> results(configs.size());
-    for (int64_t rep = 0; rep < *reps; ++rep) {
-      for (size_t c = 0; c < configs.size(); ++c) {
-        const double ms = RunOnce(*desc, configs[c], n, &results[c]);
-        if (ms < 0.0) return 1;
-        results[c].total_ms.push_back(ms);
+    int32_t fixtures = 0;
+    int64_t n = 0;
+    for (int64_t seed = 1; seed <= seed_count; ++seed) {
+      absl::StatusOr<SceneDesc> desc =
+          MakeScene(name, {.size = static_cast<int32_t>(*size), .seed = static_cast<uint64_t>(seed)});
+      if (!desc.ok()) {
+        std::fprintf(stderr, "atoll-bench scenes: %s\n", std::string(desc.status().message()).c_str());
+        return 2;
       }
+      fixtures = CountFixtures(*desc);
+      n = *steps > 0 ? *steps : desc->steps;
+      std::vector<std::vector<double>> runs(configs.size());
+      for (int64_t rep = 0; rep < *reps; ++rep) {
+        for (size_t c = 0; c < configs.size(); ++c) {
+          const double ms = RunOnce(*desc, configs[c], n, &results[c]);
+          if (ms < 0.0) return 1;
+          runs[c].push_back(ms);
+        }
+      }
+      for (size_t c = 0; c < configs.size(); ++c) per_seed[c].push_back(Median(runs[c]));
     }
     for (size_t c = 0; c < configs.size(); ++c) {
-      const double total = Median(results[c].total_ms);
-      std::string vs_off = "";
-      if (ccd && configs[c].ccd) {
-        char buffer[32];
-        std::snprintf(buffer, sizeof(buffer), "%.3f", total / Median(results[c + 1].total_ms));
-        vs_off = buffer;
+      const double total = Median(per_seed[c]);
+      std::string vs_off, vs_min, vs_max;
+      if (configs[c].ccd) {
+        // On / off of the same seed: a scene that tumbles differently with
+        // and without continuous collision costs differently by chance,
+        // and the seeds show how much.
+        std::vector<double> ratios;
+        for (size_t k = 0; k < per_seed[c].size(); ++k) ratios.push_back(per_seed[c][k] / per_seed[c + 1][k]);
+        vs_off = absl::StrFormat("%.3f", Median(ratios));
+        vs_min = absl::StrFormat("%.3f", *std::min_element(ratios.begin(), ratios.end()));
+        vs_max = absl::StrFormat("%.3f", *std::max_element(ratios.begin(), ratios.end()));
       }
-      std::string fast = "", stage = "";
+      std::string fast, stage;
       if (!configs[c].box2d) {
-        const double runs = static_cast<double>(n * *reps);
-        char buffer[64];
-        std::snprintf(buffer, sizeof(buffer), "%.1f", results[c].fast_bodies / runs);
-        fast = buffer;
-        std::snprintf(buffer, sizeof(buffer), "%.4f", results[c].ccd_ms / runs);
-        stage = buffer;
+        const double runs = static_cast<double>(n * *reps * seed_count);
+        fast = absl::StrFormat("%.1f", results[c].fast_bodies / runs);
+        stage = absl::StrFormat("%.4f", results[c].ccd_ms / runs);
       }
-      std::printf("%s,%d,%s,%s,%lld,%.1f,%.4f,%s,%s,%s\n", name.c_str(), CountFixtures(*desc),
+      std::printf("%s,%d,%s,%s,%lld,%lld,%.1f,%.4f,%s,%s,%s,%s,%s\n", name.c_str(), fixtures,
                   configs[c].box2d ? "box2d-2.4.1" : "atoll", configs[c].ccd ? "on" : "off",
-                  static_cast<long long>(n), total, total / static_cast<double>(n), vs_off.c_str(),
+                  static_cast<long long>(seed_count), static_cast<long long>(n), total,
+                  total / static_cast<double>(n), vs_off.c_str(), vs_min.c_str(), vs_max.c_str(),
                   fast.c_str(), stage.c_str());
       std::fprintf(stderr, "# %s %s ccd=%d checksum %.3f\n", name.c_str(),
                    configs[c].box2d ? "box2d" : "atoll", configs[c].ccd ? 1 : 0, results[c].checksum);
