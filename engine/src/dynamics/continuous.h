@@ -14,9 +14,10 @@
 // against kinematic and non-bullet dynamic bodies, whose own motion is
 // swept too. Against a static shape the query is skipped when the straight
 // path of the fast body's center of mass keeps its core clear of the other
-// core by more than where the query would stop (a cheap lower bound on the
-// distance: exact for circles, segments and capsules, face normals for
-// polygons). A non-bullet's static candidates are kept from step to step
+// core by more than where the query would stop (a lower bound on the
+// distance: first a separating axis, the other core's normal or the
+// path's, then the exact distance for circles, segments and capsules, face
+// normals for polygons). A non-bullet's static candidates are kept from step to step
 // (ContinuousScratch::static_cache): the static bodies' shapes whose
 // proxies overlap a box stretched ahead of it along its motion, with what
 // the path test reads of them, reused while that box still holds the swept
@@ -44,7 +45,9 @@
 //
 // Shapes already touching at the start of the step are left to the
 // discrete contact, unless the fast shape's centroid would pass through
-// them; then the body stops where its centroid reaches the surface. Every
+// them; then the body stops where its centroid reaches the surface (a
+// circle found touching a static core at the start, whose centroid keeps
+// clear, skips the query that would only say so). Every
 // query result comes in shape index order and every tie is broken by body
 // index, so the outcome is the same with every broad-phase strategy.
 
