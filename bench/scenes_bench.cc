@@ -31,8 +31,8 @@
 // The default scenes are seed 000 §6.4's continuous-collision set.
 
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -157,10 +157,11 @@ int RunScenes(const std::vector<std::string>& raw) {
     int32_t fixtures = 0;
     int64_t n = 0;
     for (int64_t seed = 1; seed <= seed_count; ++seed) {
-      absl::StatusOr<SceneDesc> desc =
-          MakeScene(name, {.size = static_cast<int32_t>(*size), .seed = static_cast<uint64_t>(seed)});
+      absl::StatusOr<SceneDesc> desc = MakeScene(
+          name, {.size = static_cast<int32_t>(*size), .seed = static_cast<uint64_t>(seed)});
       if (!desc.ok()) {
-        std::fprintf(stderr, "atoll-bench scenes: %s\n", std::string(desc.status().message()).c_str());
+        std::fprintf(stderr, "atoll-bench scenes: %s\n",
+                     std::string(desc.status().message()).c_str());
         return 2;
       }
       fixtures = CountFixtures(*desc);
@@ -183,7 +184,9 @@ int RunScenes(const std::vector<std::string>& raw) {
         // and without continuous collision costs differently by chance,
         // and the seeds show how much.
         std::vector<double> ratios;
-        for (size_t k = 0; k < per_seed[c].size(); ++k) ratios.push_back(per_seed[c][k] / per_seed[c + 1][k]);
+        for (size_t k = 0; k < per_seed[c].size(); ++k) {
+          ratios.push_back(per_seed[c][k] / per_seed[c + 1][k]);
+        }
         vs_off = absl::StrFormat("%.3f", Median(ratios));
         vs_min = absl::StrFormat("%.3f", *std::min_element(ratios.begin(), ratios.end()));
         vs_max = absl::StrFormat("%.3f", *std::max_element(ratios.begin(), ratios.end()));
@@ -200,7 +203,8 @@ int RunScenes(const std::vector<std::string>& raw) {
                   total / static_cast<double>(n), vs_off.c_str(), vs_min.c_str(), vs_max.c_str(),
                   fast.c_str(), stage.c_str());
       std::fprintf(stderr, "# %s %s ccd=%d checksum %.3f\n", name.c_str(),
-                   configs[c].box2d ? "box2d" : "atoll", configs[c].ccd ? 1 : 0, results[c].checksum);
+                   configs[c].box2d ? "box2d" : "atoll", configs[c].ccd ? 1 : 0,
+                   results[c].checksum);
     }
     std::fflush(stdout);
   }

@@ -62,12 +62,13 @@ struct TOIOutput {
 /// The first time in [0, max_fraction] at which the rounded shapes come
 /// within a target distance of touching, by conservative advancement. The
 /// target keeps a little overlap for the solver: the core distance aimed at
-/// is TOITarget(radius_a + radius_b), reported within kToiTolerance. The advancement uses a bound on how fast the gap can
-/// close (linear motion projected on the separating normal plus the
-/// rotation rate of the interpolated rotation times each shape's extent),
-/// so it never steps past the first contact: at the returned fraction the
-/// shapes are no closer than the target minus the tolerance. kFailed keeps
-/// this guarantee; kOverlapped reports fraction 0.
+/// is TOITarget(radius_a + radius_b), reported within kToiTolerance. The
+/// advancement uses a bound on how fast the gap can close (linear motion
+/// projected on the separating normal plus the rotation rate of the
+/// interpolated rotation times each shape's extent), so it never steps past
+/// the first contact: at the returned fraction the shapes are no closer than
+/// the target minus the tolerance. kFailed keeps this guarantee;
+/// kOverlapped reports fraction 0.
 TOIOutput TimeOfImpact(const TOIInput& input);
 
 }  // namespace atl

@@ -525,10 +525,15 @@ class Pass {
     // See ImpactOfShapes. The path tests need only how far the fast core
     // reaches from the center of mass and its rounding: a circle's come
     // straight from its geometry (as CoreOf computes them).
-    const float reach = circle ? Distance(shape.geometry.circle.center, sweep.local_center)
-                               : CoreOf(sweep.local_center, fast_shape).core_extent;
-    const float rounding = circle ? shape.geometry.circle.radius
-                                  : CoreOf(sweep.local_center, fast_shape).proxy.radius;
+    float reach = 0.0f, rounding = 0.0f;
+    if (circle) {
+      reach = Distance(shape.geometry.circle.center, sweep.local_center);
+      rounding = shape.geometry.circle.radius;
+    } else {
+      const FastCore& core = CoreOf(sweep.local_center, fast_shape);
+      reach = core.core_extent;
+      rounding = core.proxy.radius;
+    }
     if (!other.polygon && PathClearsSegment(sweep.c1, sweep.c2, other,
                                             reach + ClearanceNeeded(rounding + other.radius))) {
       return limit;
@@ -565,7 +570,8 @@ class Pass {
     const Vec2 normal = LeftPerp(q - p);
     const float a_side = Dot(normal, other.a - p), b_side = Dot(normal, other.b - p);
     const float separation = Max(Min(a_side, b_side), -Max(a_side, b_side));
-    return separation > 0.0f && separation * separation > clearance * clearance * Dot(normal, normal);
+    return separation > 0.0f &&
+           separation * separation > clearance * clearance * Dot(normal, normal);
   }
 
   // Whether TimeOfImpact would stop at its very first distance, which says
@@ -578,11 +584,14 @@ class Pass {
   // spare.
   static bool TouchesAtStart(const Sweep& sweep, const Circle& circle, const NearStatic& other) {
     const Vec2 center = sweep.c1 + RotateVector(sweep.q1, circle.center - sweep.local_center);
-    const float distance = Sqrt(SegmentDistance(center, center, other.a, other.b).distance_squared);
-    const float scale = Max(Max(Max(Abs(center.x), Abs(center.y)), Max(Abs(other.a.x), Abs(other.a.y))),
-                            Max(Abs(other.b.x), Abs(other.b.y)));
+    const float distance =
+        Sqrt(SegmentDistance(center, center, other.a, other.b).distance_squared);
+    const float scale = Max(Max(Abs(center.x), Abs(center.y)),
+                            Max(Max(Abs(other.a.x), Abs(other.a.y)),
+                                Max(Abs(other.b.x), Abs(other.b.y))));
     constexpr float kUnit = std::numeric_limits<float>::epsilon();
-    return distance + 16.0f * kUnit * scale < TOITarget(circle.radius + other.radius) + kToiTolerance;
+    return distance + 16.0f * kUnit * scale <
+           TOITarget(circle.radius + other.radius) + kToiTolerance;
   }
 
   // The first impact of one fast shape, moving by `sweep`, against one

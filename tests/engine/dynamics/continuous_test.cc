@@ -258,9 +258,11 @@ TEST(ContinuousTest, RestoreRecomputesWhatTurningBodiesSweep) {
   ASSERT_TRUE(world->CreateCircleShape(pair, ShapeDef(), Circle{{2.0f, 0.0f}, 0.3f}).ok());
   body_def.type = BodyType::kKinematic;
   const BodyId rod = world->CreateBody(body_def).value();
-  ASSERT_TRUE(world->CreateCapsuleShape(rod, ShapeDef(), Capsule{{0.0f, 0.0f}, {0.0f, 4.0f}, 0.5f}).ok());
+  ASSERT_TRUE(
+      world->CreateCapsuleShape(rod, ShapeDef(), Capsule{{0.0f, 0.0f}, {0.0f, 4.0f}, 0.5f}).ok());
   const BodyId ground = world->CreateBody(BodyDef()).value();
-  ASSERT_TRUE(world->CreatePolygonShape(ground, ShapeDef(), *MakeRoundedBox(3.0f, 1.0f, 0.5f)).ok());
+  ASSERT_TRUE(
+      world->CreatePolygonShape(ground, ShapeDef(), *MakeRoundedBox(3.0f, 1.0f, 0.5f)).ok());
   const WorldState& state = world->state();
   // Equal masses: the center of mass is halfway between the circles.
   EXPECT_FLOAT_EQ(state.bodies[pair.index].core_extent, 1.5f);
@@ -269,7 +271,8 @@ TEST(ContinuousTest, RestoreRecomputesWhatTurningBodiesSweep) {
   auto restored = LoadSnapshot(SaveSnapshot(*world), BroadPhaseType::kBatchBvh);
   ASSERT_TRUE(restored.ok()) << restored.status();
   for (BodyId id : {pair, rod, ground}) {
-    EXPECT_EQ((*restored)->state().bodies[id.index].core_extent, state.bodies[id.index].core_extent);
+    EXPECT_EQ((*restored)->state().bodies[id.index].core_extent,
+              state.bodies[id.index].core_extent);
   }
 }
 
