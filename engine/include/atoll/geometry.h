@@ -192,17 +192,21 @@ MassData ComputeShapeMass(const ShapeGeometry& shape, float density);
 /// its own margin.
 AABB ComputeShapeAABB(const ShapeGeometry& shape, const Transform& transform);
 
+/// The rounding radius of `shape` (MakeShapeProxy(shape).radius): a
+/// circle's or capsule's radius, a rounded polygon's; 0 for segments.
+float ComputeShapeRadius(const ShapeGeometry& shape);
+
 /// The largest distance from `local_center` (e.g. the body's center of
 /// mass) to any point of `shape`; continuous collision uses it to bound how
 /// fast a rotating shape's surface can move.
 float ComputeShapeExtent(const ShapeGeometry& shape, Vec2 local_center);
 
-/// ComputeShapeExtent without the rounding: the largest distance from
-/// `local_center` to a point of the shape's core (a circle's center, a
-/// capsule's two centers, a segment, a polygon without its radius). Turning
-/// about `local_center` moves the shape's region by no more than it moves
-/// its core, so this is the lever arm that counts for tunneling: 0 for a
-/// ball spinning about its own center.
+/// ComputeShapeExtent without the rounding (ComputeShapeRadius): the
+/// largest distance from `local_center` to a point of the shape's core (a
+/// circle's center, a capsule's two centers, a segment, a polygon without
+/// its radius). Turning about `local_center` moves the shape's region by no
+/// more than it moves its core, so this is the lever arm that counts for
+/// tunneling: 0 for a ball spinning about its own center.
 float ComputeShapeCoreExtent(const ShapeGeometry& shape, Vec2 local_center);
 
 /// Half the shape's thickness: the distance from its centroid to its

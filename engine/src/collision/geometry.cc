@@ -351,6 +351,21 @@ AABB ComputeShapeAABB(const ShapeGeometry& shape, const Transform& xf) {
   return {};
 }
 
+float ComputeShapeRadius(const ShapeGeometry& shape) {
+  switch (shape.type) {
+    case ShapeType::kCircle:
+      return shape.circle.radius;
+    case ShapeType::kCapsule:
+      return shape.capsule.radius;
+    case ShapeType::kPolygon:
+      return shape.polygon.radius;
+    case ShapeType::kSegment:
+    case ShapeType::kChainSegment:
+      break;
+  }
+  return 0.0f;
+}
+
 float ComputeShapeCoreExtent(const ShapeGeometry& shape, Vec2 local_center) {
   switch (shape.type) {
     case ShapeType::kCircle:
@@ -358,30 +373,6 @@ float ComputeShapeCoreExtent(const ShapeGeometry& shape, Vec2 local_center) {
     case ShapeType::kCapsule:
       return Max(Distance(shape.capsule.center1, local_center),
                  Distance(shape.capsule.center2, local_center));
-    case ShapeType::kPolygon: {
-      float max_sq = 0.0f;
-      for (int32_t i = 0; i < shape.polygon.count; ++i) {
-        max_sq = Max(max_sq, DistanceSquared(shape.polygon.vertices[i], local_center));
-      }
-      return Sqrt(max_sq);
-    }
-    case ShapeType::kSegment:
-    case ShapeType::kChainSegment:
-      // No rounding: the core is the shape.
-      return ComputeShapeExtent(shape, local_center);
-  }
-  ATOLL_ASSERT(false && "unknown shape type");
-  return 0.0f;
-}
-
-float ComputeShapeExtent(const ShapeGeometry& shape, Vec2 local_center) {
-  switch (shape.type) {
-    case ShapeType::kCircle:
-      return Distance(shape.circle.center, local_center) + shape.circle.radius;
-    case ShapeType::kCapsule:
-      return Max(Distance(shape.capsule.center1, local_center),
-                 Distance(shape.capsule.center2, local_center)) +
-             shape.capsule.radius;
     case ShapeType::kSegment:
       return Max(Distance(shape.segment.point1, local_center),
                  Distance(shape.segment.point2, local_center));
@@ -394,11 +385,15 @@ float ComputeShapeExtent(const ShapeGeometry& shape, Vec2 local_center) {
         max_sq = Max(max_sq,
                      DistanceSquared(shape.polygon.vertices[i], local_center));
       }
-      return Sqrt(max_sq) + shape.polygon.radius;
+      return Sqrt(max_sq);
     }
   }
   ATOLL_ASSERT(false && "unknown shape type");
   return 0.0f;
+}
+
+float ComputeShapeExtent(const ShapeGeometry& shape, Vec2 local_center) {
+  return ComputeShapeCoreExtent(shape, local_center) + ComputeShapeRadius(shape);
 }
 
 float ComputeShapeMinExtent(const ShapeGeometry& shape) {

@@ -164,22 +164,6 @@ float PathToCoreBound(Vec2 p, Vec2 q, const ShapeGeometry& shape, const Transfor
   return Sqrt(SegmentDistance(p, q, a, b).distance_squared);
 }
 
-// The rounding radius of `shape`: MakeShapeProxy(shape).radius.
-float CoreRadius(const ShapeGeometry& shape) {
-  switch (shape.type) {
-    case ShapeType::kCircle:
-      return shape.circle.radius;
-    case ShapeType::kCapsule:
-      return shape.capsule.radius;
-    case ShapeType::kPolygon:
-      return shape.polygon.radius;
-    case ShapeType::kSegment:
-    case ShapeType::kChainSegment:
-      break;
-  }
-  return 0.0f;
-}
-
 // Whether cores whose distance never drops below `clearance` stay out of
 // reach of TimeOfImpact for rounded shapes of `total_radius`: above the
 // distance it stops at, its tolerance, and 0.05 slop to spare for rounding.
@@ -409,7 +393,7 @@ class Pass {
       near.body = shape.body;
       ATOLL_ASSERT(broad_phase.GetAabb(id) == shape.aabb);
       near.box = shape.aabb;
-      near.radius = CoreRadius(shape.geometry);
+      near.radius = ComputeShapeRadius(shape.geometry);
       near.polygon = shape.geometry.type == ShapeType::kPolygon;
       if (!near.polygon) {
         CorePoints(shape.geometry, other_body.transform, &near.a, &near.b);
@@ -611,7 +595,7 @@ class Pass {
       // core, there is no impact to find. The same holds for the centroid's
       // core circle, which ImpactOfSweeps may sweep next.
       const float clearance = PathToCoreBound(sweep.c1, sweep.c2, os.geometry, other.pose);
-      const float other_radius = CoreRadius(os.geometry);
+      const float other_radius = ComputeShapeRadius(os.geometry);
       if (KeepsClear(clearance - fs.core_extent, fs.proxy.radius + other_radius)) return limit;
       centroid_clear = KeepsClear(clearance - fs.centroid_extent, fs.core_radius + other_radius);
       const Sweep resting = BodySweep(*other.body);

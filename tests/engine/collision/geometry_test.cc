@@ -274,6 +274,10 @@ TEST(ExtentTest, CoreExtentLeavesOutTheRounding) {
   EXPECT_FLOAT_EQ(ComputeShapeCoreExtent(box, {0.0f, 0.0f}), 5.0f);
   const ShapeGeometry segment(Segment{{0, 0}, {0, 2}});
   EXPECT_FLOAT_EQ(ComputeShapeCoreExtent(segment, {0.0f, -1.0f}), 3.0f);
+  // What the core extent leaves out is the rounding.
+  EXPECT_FLOAT_EQ(ComputeShapeRadius(capsule), 0.5f);
+  EXPECT_FLOAT_EQ(ComputeShapeRadius(box), 1.0f);
+  EXPECT_FLOAT_EQ(ComputeShapeRadius(segment), 0.0f);
 }
 
 }  // namespace
