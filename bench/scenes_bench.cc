@@ -60,7 +60,6 @@ struct Config {
 };
 
 struct Result {
-  std::vector<double> total_ms;
   double fast_bodies = 0.0;  // summed over all steps of all runs
   double ccd_ms = 0.0;       // Atoll's stage-7 time, summed likewise
   double checksum = 0.0;
