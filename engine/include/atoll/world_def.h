@@ -43,7 +43,9 @@ struct WorldDef {
   /// > 0 and >= 0.
   float joint_hertz = 60.0f;
   float joint_damping_ratio = 5.0f;
-  /// Largest speed at which overlap is pushed apart, m/s. > 0.
+  /// Largest speed at which overlap is pushed apart, m/s, per body: a body
+  /// created inside several others shares this among its deep contacts, so
+  /// it leaves the pile no faster than this however many it overlaps. > 0.
   float contact_push_max_velocity = 3.0f;
   /// Approach speed below which restitution is ignored, m/s. >= 0.
   float restitution_threshold = 1.0f;

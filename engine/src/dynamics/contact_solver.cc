@@ -1,5 +1,8 @@
 #include "dynamics/contact_solver.h"
 
+#include <algorithm>
+
+#include "atoll/constants.h"
 #include "core/float4.h"
 #include "dynamics/constraint_colours.h"
 #include "dynamics/island.h"
@@ -86,7 +89,7 @@ void ClearContactLane(ContactGroup* g, int32_t lane, int32_t static_slot) {
   g->contact[lane] = -1;
   g->moves_a[lane] = g->moves_b[lane] = 0;
   g->normal_x[lane] = g->normal_y[lane] = 0.0f;
-  g->friction[lane] = g->restitution[lane] = 0.0f;
+  g->friction[lane] = g->restitution[lane] = g->max_push[lane] = 0.0f;
   g->inv_mass_a[lane] = g->inv_inertia_a[lane] = 0.0f;
   g->inv_mass_b[lane] = g->inv_inertia_b[lane] = 0.0f;
   for (int32_t j = 0; j < 2; ++j) {
@@ -99,7 +102,8 @@ void ClearContactLane(ContactGroup* g, int32_t lane, int32_t static_slot) {
   }
 }
 
-void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& params, int32_t i,
+void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& params,
+                    const std::vector<int32_t>& deep, float max_push, int32_t i,
                     int32_t static_slot, ContactGroup* g, int32_t lane) {
   const Contact& c = w.contacts[i];
   const Body& ba = w.bodies[c.body_a];
@@ -114,6 +118,8 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
   g->normal_y[lane] = c.manifold.normal.y;
   g->friction[lane] = c.friction;
   g->restitution[lane] = c.restitution;
+  const int32_t sharing = std::max({1, ia >= 0 ? deep[ia] : 1, ib >= 0 ? deep[ib] : 1});
+  g->max_push[lane] = max_push / static_cast<float>(sharing);
   const float ma = ia >= 0 ? params[ia].inv_mass : 0.0f;
   const float ia_ = ia >= 0 ? params[ia].inv_inertia : 0.0f;
   const float mb = ib >= 0 ? params[ib].inv_mass : 0.0f;
@@ -154,8 +160,9 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
 }
 
 void CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyParams>& params,
-                           std::vector<int32_t>* touching) {
+                           std::vector<int32_t>* touching, std::vector<int32_t>* deep) {
   touching->clear();
+  deep->assign(params.size(), 0);
   for (int32_t i = 0; i < w.contact_ids.Capacity(); ++i) {
     if (!w.contact_ids.IsAlive(i)) continue;
     const Contact& c = w.contacts[i];
@@ -167,6 +174,14 @@ void CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyPara
     const bool b_moves = ib >= 0 && params[ib].inv_mass + params[ib].inv_inertia > 0.0f;
     if (!a_moves && !b_moves) continue;
     touching->push_back(i);
+    float deepest = 0.0f;
+    for (int32_t j = 0; j < c.manifold.point_count; ++j) {
+      deepest = Min(deepest, c.manifold.points[j].separation);
+    }
+    if (deepest < -kLinearSlop) {
+      if (ia >= 0) ++(*deep)[ia];
+      if (ib >= 0) ++(*deep)[ib];
+    }
   }
 }
 
@@ -195,7 +210,7 @@ void WarmStartContacts(const ContactGroup& g, SolverBody* bodies) {
 }
 
 void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness, float inv_h,
-                   float max_push_velocity, bool use_bias) {
+                   bool use_bias) {
   ContactGroup& g = *group;
   Bodies4 a, b;
   Gather(bodies, g.index_a, &a);
@@ -209,7 +224,7 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
   const Float4 bias_rate = Splat4(softness.bias_rate);
   const Float4 soft_mass_scale = Splat4(softness.mass_scale);
   const Float4 soft_impulse_scale = Splat4(softness.impulse_scale);
-  const Float4 min_bias = Splat4(-max_push_velocity);
+  const Float4 min_bias = -Load4(g.max_push);
   // Motion of the bodies since the step began.
   const Float4 dpx = b.dpx - a.dpx, dpy = b.dpy - a.dpy;
   Float4 moved_x[2], moved_y[2];  // relative anchor motion per point

@@ -7,6 +7,14 @@
 // solver (solver.cc) runs each pass colour by colour, four constraints of a
 // colour at a time (ContactGroup).
 //
+// Overlap is pushed out at a speed capped per body, not per contact: a body
+// in n contacts that overlap by more than the slop has each of them push at
+// most max_push / n (the larger n of its two bodies), so its pushes add up
+// to no more than max_push however many bodies it is created inside. With
+// a cap per contact, a pile of n bodies created at one point would spread
+// at n times the cap, each pair pushing its own 3 m/s on top of its
+// neighbour's.
+//
 // Anchors are the contact points relative to each body's center, fixed at
 // the start of the step. The current separation during a substep comes from
 // how far the bodies moved since then, so the narrow phase runs once per
@@ -47,6 +55,8 @@ struct ContactGroup {
   float normal_x[4], normal_y[4];
   float friction[4];
   float restitution[4];
+  /// Fastest push-out of each lane's overlap, m/s (see the overview).
+  float max_push[4];
   float inv_mass_a[4], inv_inertia_a[4];
   float inv_mass_b[4], inv_inertia_b[4];
   struct Points {
@@ -71,19 +81,22 @@ struct ContactGroup {
 
 /// Lists, in contact index order, the touching non-sensor contacts with a
 /// dynamic body in the solver (bodies' solver_index and `params` map bodies
-/// to solver slots, -1 outside the solver).
+/// to solver slots, -1 outside the solver), and counts per solver slot how
+/// many of them overlap by more than kLinearSlop (`deep`, sized to params).
 void CollectSolverContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
-                           std::vector<int32_t>* touching);
+                           std::vector<int32_t>* touching, std::vector<int32_t>* deep);
 
 /// Makes lane `lane` of `group` unused (its bodies: `static_slot`).
 void ClearContactLane(ContactGroup* group, int32_t lane, int32_t static_slot);
 
 /// Builds the constraint of touching contact `contact` into lane `lane` of
 /// `group`; bodies outside the solve get `static_slot`, the solver slot that
-/// holds kStaticSolverBody. Reads only the world and `params`, so groups
-/// may be built concurrently.
+/// holds kStaticSolverBody. `deep` is CollectSolverContacts' count and
+/// `max_push` the world's push limit. Reads only the world, `params` and
+/// `deep`, so groups may be built concurrently.
 void PrepareContact(const WorldState& world, const std::vector<SolverBodyParams>& params,
-                    int32_t contact, int32_t static_slot, ContactGroup* group, int32_t lane);
+                    const std::vector<int32_t>& deep, float max_push, int32_t contact,
+                    int32_t static_slot, ContactGroup* group, int32_t lane);
 
 // The passes below read and write only the group and the solver slots of
 // the bodies its constraints move (ConstraintMoves), so the groups of one
@@ -96,7 +109,7 @@ void WarmStartContacts(const ContactGroup& group, SolverBody* bodies);
 /// penetration recovery; with use_bias false (relax) overlap is not pushed
 /// out, only velocity solved.
 void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness,
-                   float inv_h, float max_push_velocity, bool use_bias);
+                   float inv_h, bool use_bias);
 
 /// The restitution pass, after the substeps.
 void ApplyRestitution(ContactGroup* group, SolverBody* bodies, float threshold);

@@ -223,7 +223,7 @@ bool SmallSolve(const StageRunner& run) {
 void Solve(WorldState* w, float time_step, SolverScratch* s) {
   Executor* ex = w->executor;
   GatherBodies(w, time_step, s);
-  CollectSolverContacts(*w, s->params, &s->touching_contacts);
+  CollectSolverContacts(*w, s->params, &s->touching_contacts, &s->deep_contacts);
 
   const int32_t substeps = w->def.substep_count;
   const float h = time_step / static_cast<float>(substeps);
@@ -320,8 +320,8 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
             if (k < 0) {
               ClearContactLane(&groups[g], lane, static_slot);
             } else {
-              PrepareContact(*w, s->params, s->touching_contacts[contact_order[k]], static_slot,
-                             &groups[g], lane);
+              PrepareContact(*w, s->params, s->deep_contacts, push,
+                             s->touching_contacts[contact_order[k]], static_slot, &groups[g], lane);
             }
           }
         }
@@ -347,7 +347,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
       case kRelaxContacts: {
         const bool use_bias = stage.tag == kSolveContacts;
         for (int32_t g = begin; g < end; ++g) {
-          SolveContacts(&groups[g], bodies, softness, inv_h, push, use_bias);
+          SolveContacts(&groups[g], bodies, softness, inv_h, use_bias);
         }
         break;
       }

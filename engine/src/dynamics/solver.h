@@ -37,6 +37,9 @@ struct SolverScratch {
   /// The contacts solved this step, in index order; `contacts` holds their
   /// constraints in contact_colours.order().
   std::vector<int32_t> touching_contacts;
+  /// Per solver slot: how many of touching_contacts overlap it by more than
+  /// the slop (the push limit is shared among them, contact_solver.h).
+  std::vector<int32_t> deep_contacts;
   /// This step's colouring of `joints` and of `touching_contacts` (by
   /// position in those arrays).
   ConstraintColours joint_colours;

@@ -1,0 +1,112 @@
+// Bodies created inside each other: the push-out is bounded per body
+// (contact_solver.h), so a pile separates calmly however many bodies it
+// holds.
+
+#include <cmath>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "atoll/constants.h"
+#include "engine/world/world_test_util.h"
+
+namespace atl {
+namespace {
+
+using testing::AddDynamicBox;
+using testing::AddGround;
+using testing::MakeWorld;
+
+constexpr float kDt = 1.0f / 60.0f;
+
+float Speed(const World& world, BodyId id) { return Length(world.GetBody(id)->linear_velocity); }
+
+// A unit box created with its lower half inside a static box rises out at
+// no more than the push limit and ends resting on top of it.
+void ExpectHalfBuriedBoxRisesOut(float push_limit) {
+  WorldDef def;
+  def.contact_push_max_velocity = push_limit;
+  auto world = MakeWorld(def);
+  BodyDef sd;
+  const BodyId block = world->CreateBody(sd).value();
+  ASSERT_TRUE(world->CreatePolygonShape(block, {}, MakeBox(0.5f, 0.5f).value()).ok());
+  // Block top at y = 0.5; the box's bottom at y = 0: half its height inside.
+  const BodyId box = AddDynamicBox(world.get(), {0.0f, 0.5f}, 0.5f);
+  float peak = 0.0f;
+  for (int i = 0; i < 180; ++i) {
+    ASSERT_TRUE(world->Step(kDt).ok());
+    peak = std::max(peak, Speed(*world, box));
+  }
+  EXPECT_LE(peak, push_limit);
+  // Resting on the block: its center a half height above the block's top,
+  // less what a soft contact sinks under its weight.
+  const BodyInfo end = world->GetBody(box).value();
+  EXPECT_NEAR(end.world_center.y, 1.0f, 2.0f * kLinearSlop);
+  EXPECT_NEAR(end.world_center.x, 0.0f, 0.02f);
+  EXPECT_LT(Speed(*world, box), 0.01f);
+}
+
+TEST(OverlapRecoveryTest, HalfBuriedBoxEndsOnTopNoFasterThanThePushLimit) {
+  ExpectHalfBuriedBoxRisesOut(WorldDef().contact_push_max_velocity);
+}
+
+TEST(OverlapRecoveryTest, HalfBuriedBoxFollowsAConfiguredPushLimit) {
+  ExpectHalfBuriedBoxRisesOut(1.0f);
+}
+
+// n unit boxes created at one point, give or take a centimetre: their
+// centers on a small golden-angle spiral, so the pairs overlap along every
+// direction (exactly coincident boxes would all separate along one axis).
+std::vector<BodyId> AddPile(World* world, int n, Vec2 at) {
+  std::vector<BodyId> boxes;
+  for (int i = 0; i < n; ++i) {
+    const double angle = 2.39996322972865332 * i;
+    const double radius = 0.01 * std::sqrt((i + 0.5) / n);
+    const Vec2 offset{static_cast<float>(radius * std::cos(angle)),
+                      static_cast<float>(radius * std::sin(angle))};
+    boxes.push_back(AddDynamicBox(world, at + offset, 0.5f));
+  }
+  return boxes;
+}
+
+// On the ground the pile rises out of itself: while the boxes separate
+// (the first two seconds) none moves faster than the push limit, where a
+// cap per contact threw them out at up to 15 m/s; ten seconds on, every
+// box is still inside a 20 m region around the spawn point.
+TEST(OverlapRecoveryTest, FiftyBoxesAtOnePointSeparateAtThePushLimitAndStayNear) {
+  auto world = MakeWorld();
+  AddGround(world.get(), 100.0f);
+  const std::vector<BodyId> boxes = AddPile(world.get(), 50, {0.0f, 0.5f});
+  const float limit = world->def().contact_push_max_velocity;
+  for (int i = 0; i < 600; ++i) {
+    ASSERT_TRUE(world->Step(kDt).ok());
+    if (i >= 120) continue;
+    for (BodyId b : boxes) ASSERT_LE(Speed(*world, b), limit) << "step " << i;
+  }
+  for (BodyId b : boxes) {
+    const BodyInfo info = world->GetBody(b).value();
+    EXPECT_LE(std::abs(info.world_center.x), 10.0f);
+    EXPECT_GE(info.world_center.y, 0.0f);
+    EXPECT_LE(info.world_center.y, 20.0f);
+  }
+}
+
+// Without gravity nothing but the push moves the boxes: every box leaves
+// the pile no faster than the push limit, while a cap per contact would
+// spread it at about 50 times that.
+TEST(OverlapRecoveryTest, PileWithoutGravitySpreadsNoFasterThanThePushLimit) {
+  WorldDef def;
+  def.gravity = {0.0f, 0.0f};
+  auto world = MakeWorld(def);
+  const std::vector<BodyId> boxes = AddPile(world.get(), 50, {0.0f, 0.0f});
+  float peak = 0.0f;
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_TRUE(world->Step(kDt).ok());
+    for (BodyId b : boxes) peak = std::max(peak, Speed(*world, b));
+  }
+  EXPECT_LE(peak, def.contact_push_max_velocity);
+  EXPECT_GT(peak, 0.0f);
+}
+
+}  // namespace
+}  // namespace atl
