@@ -1,6 +1,7 @@
-// The built-in scene table, BuildWorld and AddSceneBody.
+// The built-in scene table, BuildWorld, AddSceneBody and ApplySceneWaves.
 
 #include <algorithm>
+#include <span>
 #include <type_traits>
 #include <variant>
 
@@ -11,6 +12,7 @@
 #include "scenes/motion_scenes.h"
 #include "scenes/stack_scenes.h"
 #include "scenes/stress_scenes.h"
+#include "world/world_state.h"
 
 namespace atl {
 namespace {
@@ -177,6 +179,47 @@ absl::StatusOr<std::unique_ptr<World>> BuildWorld(const SceneDesc& desc) {
   return world;
 }
 
+namespace {
+
+// Destroys every live body tagged with one of `tags`, in index order. The
+// tags are read straight from the body records: a wave of rain scans some
+// ten thousand bodies, every 8 steps.
+absl::Status DestroyTagged(World* world, std::span<const uint64_t> tags) {
+  if (tags.empty()) return absl::OkStatus();
+  std::vector<BodyId> doomed;
+  const WorldState& w = world->state();
+  for (int32_t i = 0; i < w.body_ids.Capacity(); ++i) {
+    if (!w.body_ids.IsAlive(i)) continue;
+    const uint64_t tag = w.bodies[i].user_data;
+    if (tag != 0 && std::find(tags.begin(), tags.end(), tag) != tags.end()) {
+      doomed.push_back(MakeBodyId(w, i));
+    }
+  }
+  for (BodyId id : doomed) {
+    if (absl::Status s = world->DestroyBody(id); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+// Sets the drive's body velocity so it reaches the path point of `step` at
+// the end of the step.
+absl::Status SteerDrive(World* world, const SceneDesc& desc, const SceneDrive& drive, int64_t step) {
+  const WorldState& w = world->state();
+  if (drive.body < 0 || drive.body >= static_cast<int32_t>(desc.bodies.size()) ||
+      !w.body_ids.IsAlive(drive.body) || w.bodies[drive.body].type != BodyType::kKinematic) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("body ", drive.body, " is not a live kinematic body of the scene"));
+  }
+  const BodyId id = MakeBodyId(w, drive.body);
+  const float time = desc.time_step * static_cast<float>(step);
+  const float sine = MakeRot(drive.angular_frequency * time).s;
+  const Vec2 target = drive.center + sine * drive.amplitude;
+  const Vec2 position = world->GetBody(id)->transform.p;
+  return world->SetLinearVelocity(id, (1.0f / desc.time_step) * (target - position));
+}
+
+}  // namespace
+
 absl::StatusOr<int32_t> ApplySceneWaves(World* world, const SceneDesc& desc, int64_t step) {
   // Waves are sorted by step, so the due ones are one contiguous run.
   auto it = std::lower_bound(desc.waves.begin(), desc.waves.end(), step,
@@ -184,6 +227,9 @@ absl::StatusOr<int32_t> ApplySceneWaves(World* world, const SceneDesc& desc, int
   int32_t created = 0;
   for (; it != desc.waves.end() && it->step == step; ++it) {
     const size_t wave = static_cast<size_t>(it - desc.waves.begin());
+    if (absl::Status s = DestroyTagged(world, it->destroy_tags); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("wave ", wave, " removal: ", s.message()));
+    }
     std::vector<BodyId> ids;
     ids.reserve(it->bodies.size());
     for (size_t i = 0; i < it->bodies.size(); ++i) {
@@ -201,6 +247,11 @@ absl::StatusOr<int32_t> ApplySceneWaves(World* world, const SceneDesc& desc, int
         return absl::InvalidArgumentError(
             absl::StrCat("wave ", wave, " joint ", i, ": ", id.status().message()));
       }
+    }
+  }
+  for (size_t i = 0; i < desc.drives.size(); ++i) {
+    if (absl::Status s = SteerDrive(world, desc, desc.drives[i], step); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("drive ", i, ": ", s.message()));
     }
   }
   return created;
