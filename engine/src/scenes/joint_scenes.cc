@@ -82,18 +82,24 @@ SceneDesc JointGrid(int32_t side) {
   SceneDesc d;
   d.name = "joint_grid";
   d.steps = 500;
-  // No ground: the net hangs from its static top-middle circles.
-  const float radius = 0.4f;
-  const Circle circle{{0.0f, 0.0f}, radius};
-  for (int32_t row = 0; row < side; ++row) {
-    for (int32_t col = 0; col < side; ++col) {
+  d.world.enable_sleep = false;
+  // No ground: the net hangs from the static circles in the middle of its
+  // top row. Column by column, top to bottom; each circle is pinned to the
+  // one above and the one to its left, halfway between them.
+  Circle circle{{0.0f, 0.0f}, 0.4f};
+  SceneShape shape = ShapeOf(circle);
+  // The circles never touch each other: only the joints hold the net.
+  shape.def.filter.category_bits = 2;
+  shape.def.filter.mask_bits = ~uint64_t{2};
+  for (int32_t col = 0; col < side; ++col) {
+    for (int32_t row = 0; row < side; ++row) {
       const Vec2 p{static_cast<float>(col), -static_cast<float>(row)};
       const bool fixed = row == 0 && col >= side / 2 - 3 && col <= side / 2 + 3;
       SceneBody body = fixed ? StaticBody(p) : DynamicBody(p);
-      body.shapes.push_back(ShapeOf(circle));
+      body.shapes.push_back(shape);
       const int32_t index = Add(&d, std::move(body));
-      if (col > 0) d.joints.push_back(Pin(d, index - 1, index, p - Vec2{0.5f, 0.0f}));
-      if (row > 0) d.joints.push_back(Pin(d, index - side, index, p + Vec2{0.0f, 0.5f}));
+      if (row > 0) d.joints.push_back(Pin(d, index - 1, index, p + Vec2{0.0f, 0.5f}));
+      if (col > 0) d.joints.push_back(Pin(d, index - side, index, p - Vec2{0.5f, 0.0f}));
     }
   }
   d.bounds = 4.0f * static_cast<float>(side) + 20.0f;

@@ -16,10 +16,11 @@ SceneDesc Chain(int32_t links);
 /// A rope bridge of `planks` boards pinned end to end between two static
 /// posts, with a few boxes dropped onto it.
 SceneDesc Bridge(int32_t planks);
-/// Box2D v3's joint_grid benchmark shape: side x side circles of radius
-/// 0.4, 1 m apart, each pinned to its left and upper neighbours by revolute
-/// joints; a few circles in the middle of the top row are static, so the
-/// net sags from them.
+/// Box2D v3's joint_grid benchmark (side 100): side x side circles of
+/// radius 0.4, 1 m apart, created column by column, each pinned to its upper
+/// and left neighbours by revolute joints; the seven circles in the middle
+/// of the top row are static, so the net sags from them. The circles never
+/// collide with each other (category 2, mask without 2); sleep is off.
 SceneDesc JointGrid(int32_t side);
 /// `count` ragdolls of 11 capsule bones with limited, lightly braked
 /// revolute joints, in staggered rows high above the ground: they fall one

@@ -66,7 +66,7 @@ const SceneEntry kScenes[] = {
      [](int32_t n, uint64_t) { return scenes::SlowExplosion(n); }},
     {{"smash", "a ram at 40 m/s into a block of sleeping boxes (Box2D v3 benchmark)", "boxes", 9600},
      [](int32_t n, uint64_t) { return scenes::Smash(n); }},
-    {{"tumbler", "small boxes in a turning drum (Box2D v3 benchmark)", "boxes per side", 45},
+    {{"tumbler", "small boxes in a motor-driven drum (Box2D v3 benchmark)", "boxes per side", 45},
      [](int32_t n, uint64_t) { return scenes::Tumbler(n); }},
     {{"vertical_stack", "one column of boxes", "boxes", 15},
      [](int32_t n, uint64_t) { return scenes::VerticalStack(n); }},
