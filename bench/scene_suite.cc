@@ -90,7 +90,7 @@ const std::vector<SuiteScene>& Suite() {
       {"many_pyramids", {400}, false, true},
       {"smash", {9600}, false, false},
       {"joint_grid", {100}, false, false},
-      {"rain", {4}, false, false},
+      {"rain", {40}, false, false},
   };
   return suite;
 }
