@@ -1,5 +1,5 @@
-// Atoll — scenes driven by a moving body: tumbler and smash (Box2D v3's
-// benchmark set).
+// Atoll — scenes driven by a moving body: tumbler, smash, spinner, washer
+// and junkyard (Box2D v3's benchmark set).
 
 #ifndef ATOLL_SCENES_MOTION_SCENES_H_
 #define ATOLL_SCENES_MOTION_SCENES_H_
@@ -19,6 +19,19 @@ SceneDesc Tumbler(int32_t side);
 /// boxes in a block 1.5 times wider than tall, hit by an 8 x 8 m ram
 /// (density 8) at 40 m/s; 300 steps.
 SceneDesc Smash(int32_t count);
+/// Box2D v3's spinner (6 076 bodies): a 40 m ring (a closed chain of 360
+/// segments) around a 40 m bar turned at 5 rad/s by a motor of unbounded
+/// torque, stirring `count` light capsules, circles and squares; 500 steps.
+SceneDesc Spinner(int32_t count);
+/// Box2D v3's washer (side 90): a kinematic ring of 40 quads (radius 14 to
+/// 18) turning at 25 deg/s around side x side small boxes (half-extent
+/// 0.1, hit events on); 500 steps.
+SceneDesc Washer(int32_t side);
+/// Box2D v3's junkyard (8 000 pentagons): `count` small pentagons in 200
+/// columns dropped into a 160 m static U and swept back and forth by a
+/// kinematic 4 x 8 m pusher on a sine path (a SceneDrive); 800 steps.
+SceneDesc Junkyard(int32_t count);
+
 }  // namespace atl::scenes
 
 #endif  // ATOLL_SCENES_MOTION_SCENES_H_

@@ -32,6 +32,8 @@ const SceneEntry kScenes[] = {
      [](int32_t n, uint64_t) { return scenes::Bridge(n); }},
     {{"chain", "a chain of capsule links swinging down from a static anchor", "links", 40},
      [](int32_t n, uint64_t) { return scenes::Chain(n); }},
+    {{"compounds", "two-triangle compounds poured into a walled U (Box2D v3 benchmark)", "bodies", 3000},
+     [](int32_t n, uint64_t) { return scenes::Compounds(n); }},
     {{"diagonal", "bodies falling through diagonal static segments", "diagonal segments", 400},
      [](int32_t n, uint64_t s) { return scenes::Diagonal(n, s); }},
     {{"falling_circles", "circles of mixed size falling onto the ground", "circles", 1000},
@@ -40,6 +42,8 @@ const SceneEntry kScenes[] = {
      [](int32_t n, uint64_t s) { return scenes::FallingSquares(n, s); }},
     {{"joint_grid", "a net of circles pinned to their neighbours (Box2D v3 benchmark)", "circles per side", 100},
      [](int32_t n, uint64_t) { return scenes::JointGrid(n); }},
+    {{"junkyard", "pentagons swept by a kinematic pusher in a walled U (Box2D v3 benchmark)", "pentagons", 8000},
+     [](int32_t n, uint64_t) { return scenes::Junkyard(n); }},
     {{"large_pyramid", "one pyramid of boxes (Box2D v3 benchmark)", "boxes in the bottom row", 100},
      [](int32_t n, uint64_t) { return scenes::LargePyramid(n); }},
     {{"many_pyramids", "pyramids of base 10 in rows of 20 (Box2D v3 benchmark)", "pyramids", 400},
@@ -67,10 +71,14 @@ const SceneEntry kScenes[] = {
      [](int32_t n, uint64_t) { return scenes::SlowExplosion(n); }},
     {{"smash", "a ram at 40 m/s into a block of sleeping boxes (Box2D v3 benchmark)", "boxes", 9600},
      [](int32_t n, uint64_t) { return scenes::Smash(n); }},
+    {{"spinner", "a motor-driven bar stirring bodies inside a ring (Box2D v3 benchmark)", "bodies", 6076},
+     [](int32_t n, uint64_t) { return scenes::Spinner(n); }},
     {{"tumbler", "small boxes in a motor-driven drum (Box2D v3 benchmark)", "boxes per side", 45},
      [](int32_t n, uint64_t) { return scenes::Tumbler(n); }},
     {{"vertical_stack", "one column of boxes", "boxes", 15},
      [](int32_t n, uint64_t) { return scenes::VerticalStack(n); }},
+    {{"washer", "small boxes in a turning kinematic ring (Box2D v3 benchmark)", "boxes per side", 90},
+     [](int32_t n, uint64_t) { return scenes::Washer(n); }},
 };
 
 constexpr int32_t kMaxSceneSize = 2'000'000;
