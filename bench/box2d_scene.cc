@@ -1,5 +1,7 @@
 #include "box2d_scene.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <variant>
 #include <vector>
 
@@ -222,6 +224,8 @@ b2Body* AddBody(b2World* world, const SceneBody& sb) {
   bd.allowSleep = sb.def.allow_sleep;
   bd.awake = sb.def.is_awake;
   bd.enabled = sb.def.is_enabled;
+  // Waves remove bodies by this tag (SceneWave::destroy_tags).
+  bd.userData.pointer = static_cast<uintptr_t>(sb.def.user_data);
   b2Body* body = world->CreateBody(&bd);
   for (const SceneShape& s : sb.shapes) AddFixture(body, s);
   return body;
@@ -243,15 +247,43 @@ std::unique_ptr<b2World> BuildBox2DWorld(const SceneDesc& desc) {
 
 int32_t ApplyBox2DWaves(b2World* world, const SceneDesc& desc, int64_t step) {
   int32_t created = 0;
-  // Same order as atl::ApplySceneWaves: waves by index, bodies, then joints.
+  // Same order as atl::ApplySceneWaves: waves by index, each its removals,
+  // bodies, then joints; the drives last.
   for (const SceneWave& wave : desc.waves) {
     if (wave.step != step) continue;
+    if (!wave.destroy_tags.empty()) {
+      std::vector<b2Body*> doomed;
+      for (b2Body* b = world->GetBodyList(); b != nullptr; b = b->GetNext()) {
+        const uint64_t tag = b->GetUserData().pointer;
+        if (tag != 0 && std::find(wave.destroy_tags.begin(), wave.destroy_tags.end(), tag) !=
+                            wave.destroy_tags.end()) {
+          doomed.push_back(b);
+        }
+      }
+      for (b2Body* b : doomed) world->DestroyBody(b);
+    }
     std::vector<b2Body*> bodies;
     bodies.reserve(wave.bodies.size());
     for (const SceneBody& sb : wave.bodies) bodies.push_back(AddBody(world, sb));
     created += static_cast<int32_t>(bodies.size());
     JointBuilder joints(world, bodies);
     for (const SceneJoint& j : wave.joints) joints.Add(j);
+  }
+  if (!desc.drives.empty()) {
+    // The body list is newest first and the scene's own bodies were created
+    // before any wave's, so they are its tail, last one first.
+    std::vector<b2Body*> all;
+    for (b2Body* b = world->GetBodyList(); b != nullptr; b = b->GetNext()) all.push_back(b);
+    const size_t count = desc.bodies.size();
+    for (const SceneDrive& drive : desc.drives) {
+      if (drive.body < 0 || static_cast<size_t>(drive.body) >= count || all.size() < count) continue;
+      b2Body* body = all[all.size() - 1 - static_cast<size_t>(drive.body)];
+      const float time = desc.time_step * static_cast<float>(step);
+      const float sine = MakeRot(drive.angular_frequency * time).s;
+      const Vec2 target = drive.center + sine * drive.amplitude;
+      const b2Vec2 p = body->GetPosition();
+      body->SetLinearVelocity(V((1.0f / desc.time_step) * (target - Vec2{p.x, p.y})));
+    }
   }
   return created;
 }

@@ -20,9 +20,11 @@ namespace atl::bench {
 /// physics follows desc.world.enable_continuous.
 std::unique_ptr<b2World> BuildBox2DWorld(const SceneDesc& desc);
 
-/// The Box2D side of atl::ApplySceneWaves: creates the bodies and joints of
-/// every wave of `desc` due before step `step`, in the same order. Returns
-/// the number of bodies created.
+/// The Box2D side of atl::ApplySceneWaves: removes the tagged bodies of,
+/// then creates the bodies and joints of, every wave of `desc` due before
+/// step `step`, in the same order, and steers the scene's drives (bodies
+/// carry their SceneBody user_data as userData.pointer). Returns the number
+/// of bodies created.
 int32_t ApplyBox2DWaves(b2World* world, const SceneDesc& desc, int64_t step);
 
 }  // namespace atl::bench

@@ -49,17 +49,43 @@ struct SceneJoint {
   SceneJointDef def;
 };
 
-/// Bodies and joints that join a running scene at one step: the timed-wave
-/// design for scenes that spawn while they run (rain). A wave is plain data
-/// like the rest of the description; ApplySceneWaves (and the Box2D side of
-/// the benchmarks, from the same data) creates it just before the world's
-/// step number `step`, so every consumer spawns the same bodies at the same
-/// time. Joint body indices are wave-local: 0 is this wave's first body.
+/// Bodies and joints that join a running scene at one step, and bodies that
+/// leave it: the timed-wave design for scenes that spawn while they run
+/// (rain). A wave is plain data like the rest of the description;
+/// ApplySceneWaves (and the Box2D side of the benchmarks, from the same
+/// data) applies it just before the world's step number `step`, so every
+/// consumer spawns and removes the same bodies at the same time. Joint body
+/// indices are wave-local: 0 is this wave's first body.
+///
+/// Removal names bodies by BodyDef::user_data rather than by id: a scene
+/// tags each group it will later remove (rain gives every ragdoll group its
+/// own nonzero tag), the tag lives in the world's snapshot with the body,
+/// so finding the group needs no record kept outside the world and gives
+/// the same bodies after any save and restore.
 struct SceneWave {
-  /// Created just before step `step` (0 = before the first step).
+  /// Applied just before step `step` (0 = before the first step).
   int32_t step = 0;
+  /// Removed first: every live body whose user_data is one of these
+  /// (nonzero) tags, in body index order, with its shapes and joints.
+  std::vector<uint64_t> destroy_tags;
+  /// Then created: these bodies in order, then the joints.
   std::vector<SceneBody> bodies;
   std::vector<SceneJoint> joints;
+};
+
+/// A kinematic body of the scene steered along a sine path, the scene-data
+/// stand-in for setting a kinematic target each step (Box2D v3's
+/// b2Body_SetTargetTransform, which junkyard's pusher uses). Just before
+/// step k, ApplySceneWaves sets the body's linear velocity so that it
+/// reaches center + amplitude * sin(angular_frequency * k * time_step) at
+/// the end of the step (like v3's target, one step behind the path).
+struct SceneDrive {
+  /// Index in SceneDesc::bodies of a kinematic body.
+  int32_t body = 0;
+  Vec2 center;
+  Vec2 amplitude;
+  /// rad/s.
+  float angular_frequency = 0.0f;
 };
 
 struct SceneDesc {
@@ -75,9 +101,11 @@ struct SceneDesc {
   /// Half-size of the region the scene is meant to stay in, around the
   /// origin: a plausibility bound for benchmarks ("bodies inside the bounds").
   float bounds = 0.0f;
-  /// Timed waves of new bodies, by ascending step; BuildWorld ignores them,
-  /// the stepping loop calls ApplySceneWaves before each step.
+  /// Timed waves of new and removed bodies, by ascending step; BuildWorld
+  /// ignores them, the stepping loop calls ApplySceneWaves before each step.
   std::vector<SceneWave> waves;
+  /// Kinematic bodies driven along paths; ApplySceneWaves steers them.
+  std::vector<SceneDrive> drives;
 };
 
 /// Knobs of a built-in scene.
@@ -117,11 +145,13 @@ absl::StatusOr<BodyId> AddSceneBody(World* world, const SceneBody& body);
 absl::StatusOr<JointId> AddSceneJoint(World* world, const SceneJoint& joint,
                                       std::span<const BodyId> bodies);
 
-/// Creates every wave of `desc` whose step equals `step`, in order; call it
-/// just before the world's step number `step` (counting from 0 after
-/// BuildWorld). Returns the number of bodies created; InvalidArgument naming
-/// the wave when a body or joint of it is bad (bodies created before the
-/// bad one stay).
+/// Applies every wave of `desc` whose step equals `step`, in order (its
+/// removals, then its bodies and joints), then steers the scene's drives for
+/// this step; call it just before the world's step number `step` (counting
+/// from 0 after BuildWorld). Returns the number of bodies created;
+/// InvalidArgument naming the wave when a body or joint of it is bad (what
+/// was applied before the bad one stays), or naming the drive whose body is
+/// not a live kinematic body of the scene.
 absl::StatusOr<int32_t> ApplySceneWaves(World* world, const SceneDesc& desc, int64_t step);
 
 /// Fixtures in `desc`: every shape of every body, waves included.

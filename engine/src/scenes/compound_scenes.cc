@@ -88,4 +88,57 @@ SceneDesc MildN2(int32_t count) {
   return d;
 }
 
+SceneDesc Compounds(int32_t count) {
+  // Box2D v3's compounds benchmark (its sample "barrel" with compound
+  // bodies): a static U of boxes 80 m wide with 100 m walls, a long safety
+  // segment 80 m below, and `count` bodies of two triangles each dropped
+  // into it in 20 columns, column by column.
+  SceneDesc d;
+  d.name = "compounds";
+  d.steps = 500;
+  SceneBody ground = StaticBody();
+  for (int32_t i = 0; i < 81; ++i) {
+    ground.shapes.push_back(
+        ShapeOf(OffsetBox(0.55f, 0.5f, {-40.0f + static_cast<float>(i), 0.0f}, 0.0f)));
+  }
+  for (float x : {-40.0f, 40.0f}) {
+    for (int32_t i = 0; i < 100; ++i) {
+      ground.shapes.push_back(ShapeOf(OffsetBox(0.5f, 0.55f, {x, 1.0f + static_cast<float>(i)}, 0.0f)));
+    }
+  }
+  ground.shapes.push_back(ShapeOf(Segment{{-800.0f, -80.0f}, {800.0f, -80.0f}}));
+  d.bodies.push_back(std::move(ground));
+
+  auto triangle = [](Vec2 a, Vec2 b, Vec2 c) {
+    const Vec2 points[3] = {a, b, c};
+    absl::StatusOr<Hull> hull = ComputeHull(points);
+    ATOLL_ASSERT(hull.ok());
+    absl::StatusOr<Polygon> polygon = MakePolygon(*hull, 0.0f);
+    ATOLL_ASSERT(polygon.ok());
+    return ShapeOf(*polygon, 1.0f, 0.5f);
+  };
+  const SceneShape left = triangle({-1.0f, 0.0f}, {0.5f, 1.0f}, {0.0f, 2.0f});
+  const SceneShape right = triangle({1.0f, 0.0f}, {-0.5f, 1.0f}, {0.0f, 2.0f});
+  constexpr int32_t kColumns = 20;
+  const int32_t rows = (count + kColumns - 1) / kColumns;
+  // Columns 2 m apart, rows 2.25 m apart from y = 5.575, every other body
+  // 0.25 m to the right or left.
+  const float center_x = 2.0f * static_cast<float>(kColumns) / 2.0f - 1.0f;
+  float side = 0.25f;
+  int32_t placed = 0;
+  for (int32_t i = 0; i < kColumns && placed < count; ++i) {
+    const float x = 2.0f * static_cast<float>(i) - center_x;
+    for (int32_t j = 0; j < rows && placed < count; ++j, ++placed) {
+      const float y = 2.25f * static_cast<float>(j) + 0.575f + 5.0f;
+      SceneBody b = DynamicBody({x + side, y});
+      side = -side;
+      b.shapes.push_back(left);
+      b.shapes.push_back(right);
+      d.bodies.push_back(std::move(b));
+    }
+  }
+  d.bounds = 1000.0f;
+  return d;
+}
+
 }  // namespace atl::scenes

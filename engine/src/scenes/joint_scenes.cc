@@ -82,18 +82,24 @@ SceneDesc JointGrid(int32_t side) {
   SceneDesc d;
   d.name = "joint_grid";
   d.steps = 500;
-  // No ground: the net hangs from its static top-middle circles.
-  const float radius = 0.4f;
-  const Circle circle{{0.0f, 0.0f}, radius};
-  for (int32_t row = 0; row < side; ++row) {
-    for (int32_t col = 0; col < side; ++col) {
+  d.world.enable_sleep = false;
+  // No ground: the net hangs from the static circles in the middle of its
+  // top row. Column by column, top to bottom; each circle is pinned to the
+  // one above and the one to its left, halfway between them.
+  Circle circle{{0.0f, 0.0f}, 0.4f};
+  SceneShape shape = ShapeOf(circle);
+  // The circles never touch each other: only the joints hold the net.
+  shape.def.filter.category_bits = 2;
+  shape.def.filter.mask_bits = ~uint64_t{2};
+  for (int32_t col = 0; col < side; ++col) {
+    for (int32_t row = 0; row < side; ++row) {
       const Vec2 p{static_cast<float>(col), -static_cast<float>(row)};
       const bool fixed = row == 0 && col >= side / 2 - 3 && col <= side / 2 + 3;
       SceneBody body = fixed ? StaticBody(p) : DynamicBody(p);
-      body.shapes.push_back(ShapeOf(circle));
+      body.shapes.push_back(shape);
       const int32_t index = Add(&d, std::move(body));
-      if (col > 0) d.joints.push_back(Pin(d, index - 1, index, p - Vec2{0.5f, 0.0f}));
-      if (row > 0) d.joints.push_back(Pin(d, index - side, index, p + Vec2{0.0f, 0.5f}));
+      if (row > 0) d.joints.push_back(Pin(d, index - 1, index, p + Vec2{0.0f, 0.5f}));
+      if (col > 0) d.joints.push_back(Pin(d, index - side, index, p - Vec2{0.5f, 0.0f}));
     }
   }
   d.bounds = 4.0f * static_cast<float>(side) + 20.0f;
@@ -202,39 +208,139 @@ SceneDesc BigMobile(int32_t depth) {
   return d;
 }
 
-SceneDesc Rain(int32_t per_wave) {
+namespace {
+
+// A Box2D v3 benchmark "human" standing with its feet at `feet`: eleven
+// capsule bones (the shins with a flat foot polygon), each pinned to its
+// parent by a limited revolute joint with a little motor friction and a
+// soft spring towards its rest angle. Bones of one human never collide
+// (negative group `group`); feet collide with the ground only. Every body
+// carries `tag` as user_data.
+void AddHuman(SceneDesc* d, Vec2 feet, int32_t group, uint64_t tag) {
+  constexpr float kJointFriction = 0.05f;  // N m, scaled per bone
+  constexpr float kJointHertz = 5.0f;
+  constexpr float kJointDamping = 0.5f;
+  struct Bone {
+    int32_t parent;  // index within this human, -1 for the hip
+    float y;         // body origin above the feet
+    float bottom, top, radius;  // capsule along the body's y axis
+    float linear_damping;
+    float friction_scale;  // of the joint to the parent
+    float pivot_y;         // joint above the feet
+    float lower, upper;    // joint limits, radians
+    float reference;       // joint reference angle, radians
+    bool foot;
+  };
+  // Hip, torso, head, left leg (upper, lower), right leg, left arm (upper,
+  // lower), right arm.
+  const Bone bones[11] = {
+      {-1, 0.95f, -0.02f, 0.02f, 0.095f, 0.0f, 1.0f, 0.0f, 0.0f, 0.0f, 0.0f, false},
+      {0, 1.2f, -0.135f, 0.135f, 0.09f, 0.0f, 0.5f, 1.0f, -0.25f * kPi, 0.0f, 0.0f, false},
+      {1, 1.475f, -0.038f, 0.039f, 0.075f, 0.1f, 0.25f, 1.4f, -0.3f * kPi, 0.1f * kPi, 0.0f, false},
+      {0, 0.775f, -0.125f, 0.125f, 0.06f, 0.0f, 1.0f, 0.9f, -0.05f * kPi, 0.4f * kPi, 0.0f, false},
+      {3, 0.475f, -0.155f, 0.125f, 0.045f, 0.0f, 0.5f, 0.625f, -0.5f * kPi, -0.02f * kPi, 0.0f, true},
+      {0, 0.775f, -0.125f, 0.125f, 0.06f, 0.0f, 1.0f, 0.9f, -0.05f * kPi, 0.4f * kPi, 0.0f, false},
+      {5, 0.475f, -0.155f, 0.125f, 0.045f, 0.0f, 0.5f, 0.625f, -0.5f * kPi, -0.02f * kPi, 0.0f, true},
+      {1, 1.225f, -0.125f, 0.125f, 0.035f, 0.0f, 0.5f, 1.35f, -0.1f * kPi, 0.8f * kPi, 0.0f, false},
+      {7, 0.975f, -0.125f, 0.125f, 0.03f, 0.1f, 0.1f, 1.1f, -0.2f * kPi, 0.3f * kPi, 0.25f * kPi, false},
+      {1, 1.225f, -0.125f, 0.125f, 0.035f, 0.0f, 0.5f, 1.35f, -0.1f * kPi, 0.8f * kPi, 0.0f, false},
+      {9, 0.975f, -0.125f, 0.125f, 0.03f, 0.1f, 0.1f, 1.1f, -0.2f * kPi, 0.3f * kPi, 0.25f * kPi, false},
+  };
+  const Vec2 foot_points[4] = {{-0.03f, -0.185f}, {0.11f, -0.185f}, {0.11f, -0.16f}, {-0.03f, -0.14f}};
+  absl::StatusOr<Hull> foot_hull = ComputeHull(foot_points);
+  ATOLL_ASSERT(foot_hull.ok());
+  absl::StatusOr<Polygon> foot = MakePolygon(*foot_hull, 0.015f);
+  ATOLL_ASSERT(foot.ok());
+
+  Filter filter;
+  filter.category_bits = 2;
+  filter.mask_bits = 1 | 2;
+  filter.group_index = -group;
+  const int32_t first = static_cast<int32_t>(d->bodies.size());
+  for (const Bone& bone : bones) {
+    SceneBody body = DynamicBody(feet + Vec2{0.0f, bone.y});
+    body.def.sleep_threshold = 0.1f;
+    body.def.linear_damping = bone.linear_damping;
+    body.def.user_data = tag;
+    SceneShape capsule{ShapeGeometry(Capsule{{0.0f, bone.bottom}, {0.0f, bone.top}, bone.radius}),
+                       ShapeDef()};
+    capsule.def.friction = 0.2f;
+    capsule.def.filter = filter;
+    body.shapes.push_back(capsule);
+    if (bone.foot) {
+      SceneShape sole = ShapeOf(*foot, 1.0f, 0.05f);
+      sole.def.filter = filter;
+      sole.def.filter.mask_bits = 1;  // feet do not catch on other ragdolls
+      body.shapes.push_back(sole);
+    }
+    d->bodies.push_back(std::move(body));
+  }
+  for (int32_t i = 0; i < 11; ++i) {
+    const Bone& bone = bones[i];
+    if (bone.parent < 0) continue;
+    SceneJoint joint = Pin(*d, first + bone.parent, first + i, feet + Vec2{0.0f, bone.pivot_y});
+    auto& def = std::get<RevoluteJointDef>(joint.def);
+    def.reference_angle = bone.reference;
+    def.enable_limit = true;
+    def.lower_angle = bone.lower;
+    def.upper_angle = bone.upper;
+    def.enable_motor = true;
+    def.max_motor_torque = bone.friction_scale * kJointFriction;
+    def.enable_spring = true;
+    def.hertz = kJointHertz;
+    def.damping_ratio = kJointDamping;
+    d->joints.push_back(joint);
+  }
+}
+
+}  // namespace
+
+SceneDesc Rain(int32_t columns) {
   SceneDesc d;
   d.name = "rain";
   d.steps = 1000;
-  per_wave = std::max(per_wave, 1);
+  columns = std::max(columns, 1);
+  constexpr int32_t kRows = 5;
+  constexpr int32_t kGroupSize = 5;
   constexpr int32_t kEvery = 8;
-  const float half = 2.5f * static_cast<float>(per_wave) + 10.0f;  // inner half-width of the bin
-  constexpr float kWall = 40.0f;
-  SceneBody bin = StaticBody();
-  bin.shapes.push_back(ShapeOf(OffsetBox(half + 1.0f, 1.0f, {0.0f, -1.0f}, 0.0f)));
-  for (float side : {-1.0f, 1.0f}) {
-    bin.shapes.push_back(ShapeOf(OffsetBox(1.0f, 0.5f * kWall, {side * (half + 1.0f), 0.5f * kWall}, 0.0f)));
-  }
-  d.bodies.push_back(std::move(bin));
-  int32_t dropped = 0;
-  for (int32_t step = 0; step < d.steps; step += kEvery) {
-    const int32_t wave_index = step / kEvery;
-    // One ragdoll description per drop point, built on its own so its
-    // body indices are wave-local; the drop line shifts wave to wave so
-    // they do not land on one another.
-    SceneDesc wave_desc;
-    for (int32_t j = 0; j < per_wave; ++j) {
-      const float x = -half + 2.0f * half * (static_cast<float>(j) + 0.5f) / static_cast<float>(per_wave) +
-                      0.6f * static_cast<float>(wave_index % 5 - 2);
-      AddRagdoll(&wave_desc, {x, kWall - 8.0f}, ++dropped);
+  constexpr float kRowSpacing = 45.0f;
+  constexpr float kCell = 0.5f;
+  constexpr int32_t kCells = 500;
+  const float span = kCell * static_cast<float>(kCells);
+  // One static body: a floor of small boxes under each row of groups.
+  SceneBody ground = StaticBody();
+  for (int32_t row = 0; row < kRows; ++row) {
+    for (int32_t i = 0; i <= kCells; ++i) {
+      const Vec2 center{-0.5f * span + kCell * static_cast<float>(i), kRowSpacing * static_cast<float>(row)};
+      ground.shapes.push_back(ShapeOf(OffsetBox(0.5f * kCell, 0.5f * kCell, center, 0.0f)));
     }
-    SceneWave wave;
-    wave.step = step;
-    wave.bodies = std::move(wave_desc.bodies);
-    wave.joints = std::move(wave_desc.joints);
-    d.waves.push_back(std::move(wave));
   }
-  d.bounds = half + kWall + 50.0f;
+  d.bodies.push_back(std::move(ground));
+  // Every 8 steps one column of groups (one group per row) appears; once
+  // every column is full, the oldest column is removed and dropped again.
+  // Group (row, column) tags its bodies 1 + row * columns + column.
+  const float spacing = span / static_cast<float>(columns);
+  int32_t drop = 0;
+  for (int32_t step = 0; step < d.steps; step += kEvery, ++drop) {
+    const int32_t column = drop % columns;
+    for (int32_t row = 0; row < kRows; ++row) {
+      const uint64_t tag = 1 + static_cast<uint64_t>(row * columns + column);
+      SceneDesc group;
+      Vec2 feet{-0.5f * span + spacing * (static_cast<float>(column) + 0.5f),
+                40.0f + kRowSpacing * static_cast<float>(row)};
+      for (int32_t i = 0; i < kGroupSize; ++i) {
+        AddHuman(&group, feet, i + 1, tag);
+        feet.x += 0.5f;
+      }
+      SceneWave wave;
+      wave.step = step;
+      if (drop >= columns) wave.destroy_tags.push_back(tag);
+      wave.bodies = std::move(group.bodies);
+      wave.joints = std::move(group.joints);
+      d.waves.push_back(std::move(wave));
+    }
+  }
+  d.bounds = span + 100.0f;
   return d;
 }
 

@@ -1,6 +1,7 @@
-// The built-in scene table, BuildWorld and AddSceneBody.
+// The built-in scene table, BuildWorld, AddSceneBody and ApplySceneWaves.
 
 #include <algorithm>
+#include <span>
 #include <type_traits>
 #include <variant>
 
@@ -11,6 +12,7 @@
 #include "scenes/motion_scenes.h"
 #include "scenes/stack_scenes.h"
 #include "scenes/stress_scenes.h"
+#include "world/world_state.h"
 
 namespace atl {
 namespace {
@@ -30,6 +32,8 @@ const SceneEntry kScenes[] = {
      [](int32_t n, uint64_t) { return scenes::Bridge(n); }},
     {{"chain", "a chain of capsule links swinging down from a static anchor", "links", 40},
      [](int32_t n, uint64_t) { return scenes::Chain(n); }},
+    {{"compounds", "two-triangle compounds poured into a walled U (Box2D v3 benchmark)", "bodies", 3000},
+     [](int32_t n, uint64_t) { return scenes::Compounds(n); }},
     {{"diagonal", "bodies falling through diagonal static segments", "diagonal segments", 400},
      [](int32_t n, uint64_t s) { return scenes::Diagonal(n, s); }},
     {{"falling_circles", "circles of mixed size falling onto the ground", "circles", 1000},
@@ -38,6 +42,8 @@ const SceneEntry kScenes[] = {
      [](int32_t n, uint64_t s) { return scenes::FallingSquares(n, s); }},
     {{"joint_grid", "a net of circles pinned to their neighbours (Box2D v3 benchmark)", "circles per side", 100},
      [](int32_t n, uint64_t) { return scenes::JointGrid(n); }},
+    {{"junkyard", "pentagons swept by a kinematic pusher in a walled U (Box2D v3 benchmark)", "pentagons", 8000},
+     [](int32_t n, uint64_t) { return scenes::Junkyard(n); }},
     {{"large_pyramid", "one pyramid of boxes (Box2D v3 benchmark)", "boxes in the bottom row", 100},
      [](int32_t n, uint64_t) { return scenes::LargePyramid(n); }},
     {{"many_pyramids", "pyramids of base 10 in rows of 20 (Box2D v3 benchmark)", "pyramids", 400},
@@ -58,16 +64,21 @@ const SceneEntry kScenes[] = {
      [](int32_t n, uint64_t) { return scenes::Pyramid(n); }},
     {{"ragdolls", "ragdolls of 11 bones falling in rows onto a pile", "ragdolls", 100},
      [](int32_t n, uint64_t) { return scenes::Ragdolls(n); }},
-    {{"rain", "ragdoll waves dropped every 8 steps (Box2D v3 benchmark)", "ragdolls per wave", 4},
+    {{"rain", "ragdoll groups dropped every 8 steps onto five floors, the oldest recycled (Box2D v3 benchmark)",
+      "columns of groups", 40},
      [](int32_t n, uint64_t) { return scenes::Rain(n); }},
     {{"slow_explosion", "zero-g circles drifting slowly apart", "circles", 1000},
      [](int32_t n, uint64_t) { return scenes::SlowExplosion(n); }},
     {{"smash", "a ram at 40 m/s into a block of sleeping boxes (Box2D v3 benchmark)", "boxes", 9600},
      [](int32_t n, uint64_t) { return scenes::Smash(n); }},
-    {{"tumbler", "small boxes in a turning drum (Box2D v3 benchmark)", "boxes per side", 45},
+    {{"spinner", "a motor-driven bar stirring bodies inside a ring (Box2D v3 benchmark)", "bodies", 6076},
+     [](int32_t n, uint64_t) { return scenes::Spinner(n); }},
+    {{"tumbler", "small boxes in a motor-driven drum (Box2D v3 benchmark)", "boxes per side", 45},
      [](int32_t n, uint64_t) { return scenes::Tumbler(n); }},
     {{"vertical_stack", "one column of boxes", "boxes", 15},
      [](int32_t n, uint64_t) { return scenes::VerticalStack(n); }},
+    {{"washer", "small boxes in a turning kinematic ring (Box2D v3 benchmark)", "boxes per side", 90},
+     [](int32_t n, uint64_t) { return scenes::Washer(n); }},
 };
 
 constexpr int32_t kMaxSceneSize = 2'000'000;
@@ -177,6 +188,47 @@ absl::StatusOr<std::unique_ptr<World>> BuildWorld(const SceneDesc& desc) {
   return world;
 }
 
+namespace {
+
+// Destroys every live body tagged with one of `tags`, in index order. The
+// tags are read straight from the body records: a wave of rain scans some
+// ten thousand bodies, every 8 steps.
+absl::Status DestroyTagged(World* world, std::span<const uint64_t> tags) {
+  if (tags.empty()) return absl::OkStatus();
+  std::vector<BodyId> doomed;
+  const WorldState& w = world->state();
+  for (int32_t i = 0; i < w.body_ids.Capacity(); ++i) {
+    if (!w.body_ids.IsAlive(i)) continue;
+    const uint64_t tag = w.bodies[i].user_data;
+    if (tag != 0 && std::find(tags.begin(), tags.end(), tag) != tags.end()) {
+      doomed.push_back(MakeBodyId(w, i));
+    }
+  }
+  for (BodyId id : doomed) {
+    if (absl::Status s = world->DestroyBody(id); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+// Sets the drive's body velocity so it reaches the path point of `step` at
+// the end of the step.
+absl::Status SteerDrive(World* world, const SceneDesc& desc, const SceneDrive& drive, int64_t step) {
+  const WorldState& w = world->state();
+  if (drive.body < 0 || drive.body >= static_cast<int32_t>(desc.bodies.size()) ||
+      !w.body_ids.IsAlive(drive.body) || w.bodies[drive.body].type != BodyType::kKinematic) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("body ", drive.body, " is not a live kinematic body of the scene"));
+  }
+  const BodyId id = MakeBodyId(w, drive.body);
+  const float time = desc.time_step * static_cast<float>(step);
+  const float sine = MakeRot(drive.angular_frequency * time).s;
+  const Vec2 target = drive.center + sine * drive.amplitude;
+  const Vec2 position = world->GetBody(id)->transform.p;
+  return world->SetLinearVelocity(id, (1.0f / desc.time_step) * (target - position));
+}
+
+}  // namespace
+
 absl::StatusOr<int32_t> ApplySceneWaves(World* world, const SceneDesc& desc, int64_t step) {
   // Waves are sorted by step, so the due ones are one contiguous run.
   auto it = std::lower_bound(desc.waves.begin(), desc.waves.end(), step,
@@ -184,6 +236,9 @@ absl::StatusOr<int32_t> ApplySceneWaves(World* world, const SceneDesc& desc, int
   int32_t created = 0;
   for (; it != desc.waves.end() && it->step == step; ++it) {
     const size_t wave = static_cast<size_t>(it - desc.waves.begin());
+    if (absl::Status s = DestroyTagged(world, it->destroy_tags); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("wave ", wave, " removal: ", s.message()));
+    }
     std::vector<BodyId> ids;
     ids.reserve(it->bodies.size());
     for (size_t i = 0; i < it->bodies.size(); ++i) {
@@ -201,6 +256,11 @@ absl::StatusOr<int32_t> ApplySceneWaves(World* world, const SceneDesc& desc, int
         return absl::InvalidArgumentError(
             absl::StrCat("wave ", wave, " joint ", i, ": ", id.status().message()));
       }
+    }
+  }
+  for (size_t i = 0; i < desc.drives.size(); ++i) {
+    if (absl::Status s = SteerDrive(world, desc, desc.drives[i], step); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("drive ", i, ": ", s.message()));
     }
   }
   return created;

@@ -34,9 +34,15 @@ SceneDesc Pyramid(int32_t base) {
 }
 
 SceneDesc LargePyramid(int32_t base) {
-  SceneDesc d = Pyramid(base);
+  // Box2D v3's large_pyramid: its ground is 200 m wide whatever the base
+  // (wider only for bases that would not fit), and sleep is off.
+  SceneDesc d;
   d.name = "large_pyramid";
   d.steps = 500;
+  d.world.enable_sleep = false;
+  d.bodies.push_back(Ground(Max(100.0f, 0.5f * static_cast<float>(base) + 10.0f)));
+  AddPyramid(&d, base, 0.5f, 0.0f, 0.0f);
+  d.bounds = static_cast<float>(base) + 140.0f;
   return d;
 }
 
@@ -56,28 +62,34 @@ SceneDesc VerticalStack(int32_t count) {
 }
 
 SceneDesc ManyPyramids(int32_t count) {
-  // `count` pyramids of base 10 in rows of up to 20, each row on its own
-  // ground so rows do not interact.
+  // Box2D v3's many_pyramids: `count` pyramids of base 10 in rows of 20,
+  // every row on its own floor segment, 11 m above the floor below; the
+  // floors are shapes of one static body. Sleep is off.
   SceneDesc d;
   d.name = "many_pyramids";
   d.steps = 200;
+  d.world.enable_sleep = false;
   constexpr int32_t kPerRow = 20;
   constexpr int32_t kBase = 10;
   constexpr float kH = 0.5f;
-  const float spacing = 2.0f * kH * kBase + 2.0f;
-  const float row_height = 2.0f * kH * kBase + 4.0f;
+  const int32_t columns = std::min(count, kPerRow);
   const int32_t rows = (count + kPerRow - 1) / kPerRow;
-  const float width = spacing * static_cast<float>(std::min(count, kPerRow));
+  const float row_height = 2.0f * kH * (static_cast<float>(kBase) + 1.0f);
+  const float width = row_height * static_cast<float>(columns);
+  const float pitch = 2.0f * kH * static_cast<float>(kBase) + 2.0f * kH;
+  SceneBody ground = StaticBody();
   for (int32_t r = 0; r < rows; ++r) {
-    const float y0 = static_cast<float>(r) * row_height;
-    SceneBody ground = StaticBody({0.0f, y0 - 1.0f});
-    ground.shapes.push_back(ShapeOf(Box(0.5f * width + 2.0f, 1.0f)));
-    d.bodies.push_back(std::move(ground));
+    const float y = row_height * static_cast<float>(r);
+    ground.shapes.push_back(ShapeOf(Segment{{-0.5f * width, y}, {0.5f * width, y}}));
   }
+  d.bodies.push_back(std::move(ground));
   for (int32_t p = 0; p < count; ++p) {
     const int32_t r = p / kPerRow, c = p % kPerRow;
-    const float cx = -0.5f * width + spacing * (static_cast<float>(c) + 0.5f);
-    AddPyramid(&d, kBase, kH, cx, static_cast<float>(r) * row_height);
+    // The leftmost box of the bottom row sits one box in from the row's
+    // slot; AddPyramid wants the pyramid's center.
+    const float left = -0.5f * width + pitch * static_cast<float>(c) + 2.0f * kH;
+    AddPyramid(&d, kBase, kH, left + kH * static_cast<float>(kBase - 1),
+               row_height * static_cast<float>(r));
   }
   d.bounds = std::max(width, row_height * static_cast<float>(rows)) + 50.0f;
   return d;

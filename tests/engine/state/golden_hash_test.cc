@@ -22,13 +22,14 @@ namespace {
 constexpr int kSteps = 120;
 // Small sizes keep the test fast; every scene's code path still runs.
 const std::map<std::string, int32_t> kSizes = {
-    {"add_pair", 200},        {"big_mobile", 6},     {"diagonal", 100},
-    {"falling_circles", 200}, {"falling_squares", 200}, {"large_pyramid", 30},
-    {"many_pyramids", 4},     {"mild_n2", 40},       {"mixed_static_dynamic", 200},
-    {"mostly_static", 400},   {"mostly_static_single", 400}, {"multi_fixture", 40},
-    {"n2", 40},               {"pyramid", 20},       {"rain", 2},
-    {"slow_explosion", 200},  {"smash", 400},        {"tumbler", 12},
-    {"vertical_stack", 15}};
+    {"add_pair", 200},        {"big_mobile", 6},     {"compounds", 100},
+    {"diagonal", 100},        {"falling_circles", 200}, {"falling_squares", 200},
+    {"junkyard", 400},        {"large_pyramid", 30}, {"many_pyramids", 4},
+    {"mild_n2", 40},          {"mixed_static_dynamic", 200}, {"mostly_static", 400},
+    {"mostly_static_single", 400}, {"multi_fixture", 40}, {"n2", 40},
+    {"pyramid", 20},          {"rain", 2},           {"slow_explosion", 200},
+    {"smash", 400},           {"spinner", 300},      {"tumbler", 12},
+    {"vertical_stack", 15},   {"washer", 20}};
 
 std::string GoldenPath() { return std::string(ATOLL_SOURCE_DIR) + "/tests/golden/hashes.txt"; }
 
