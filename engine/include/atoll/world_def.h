@@ -45,7 +45,8 @@ struct WorldDef {
   float joint_damping_ratio = 5.0f;
   /// Largest speed at which overlap is pushed apart, m/s, per body: a body
   /// created inside several others shares this among its deep contacts, so
-  /// it leaves the pile no faster than this however many it overlaps. > 0.
+  /// it leaves the pile no faster than this however many it overlaps (a
+  /// static body it overlaps pushes it at the full speed). > 0.
   float contact_push_max_velocity = 3.0f;
   /// Approach speed below which restitution is ignored, m/s. >= 0.
   float restitution_threshold = 1.0f;

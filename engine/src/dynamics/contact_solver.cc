@@ -118,8 +118,16 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
   g->normal_y[lane] = c.manifold.normal.y;
   g->friction[lane] = c.friction;
   g->restitution[lane] = c.restitution;
+  // The push limit shared among the deep contacts (contact_solver.h); a
+  // body outside the solve cannot give way, so against it the full limit.
+  const bool both_solved = ia >= 0 && ib >= 0;
   const int32_t sharing = std::max({1, ia >= 0 ? deep[ia] : 1, ib >= 0 ? deep[ib] : 1});
-  g->max_push[lane] = max_push / static_cast<float>(sharing);
+  g->max_push[lane] = both_solved ? max_push / static_cast<float>(sharing) : max_push;
+  // Warm start of a pile's overlapping points, thinned as the pile grows.
+  const float pile_warm_start =
+      both_solved && sharing > kPileContacts
+          ? static_cast<float>(kPileContacts) / static_cast<float>(sharing)
+          : 1.0f;
   const float ma = ia >= 0 ? params[ia].inv_mass : 0.0f;
   const float ia_ = ia >= 0 ? params[ia].inv_inertia : 0.0f;
   const float mb = ib >= 0 ? params[ib].inv_mass : 0.0f;
@@ -139,8 +147,9 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
     const ManifoldPoint& mp = c.manifold.points[j];
     ContactGroup::Points& cp = g->points[j];
     g->has_point[j][lane] = 1;
-    cp.normal_impulse[lane] = mp.normal_impulse;
-    cp.tangent_impulse[lane] = mp.tangent_impulse;
+    const float warm_start = mp.separation < -kLinearSlop ? pile_warm_start : 1.0f;
+    cp.normal_impulse[lane] = warm_start * mp.normal_impulse;
+    cp.tangent_impulse[lane] = warm_start * mp.tangent_impulse;
     const Vec2 anchor_a = mp.point - ba.center;
     const Vec2 anchor_b = mp.point - bb.center;
     cp.anchor_ax[lane] = anchor_a.x;
