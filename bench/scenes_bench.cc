@@ -111,7 +111,7 @@ double Median(std::vector<double> v) {
 }
 
 int RunScenes(const std::vector<std::string>& raw) {
-  auto args = Args::Parse(raw, {"ccd", "scene", "size", "steps", "reps", "seeds", "engines", "plot",
+  auto args = Args::Parse(raw, {"ccd", "scene", "size", "small", "steps", "reps", "seeds", "engines", "plot",
                                 "markdown", "from-csv"});
   if (!args.ok()) {
     std::fprintf(stderr, "atoll-bench scenes: %s\n", std::string(args.status().message()).c_str());
