@@ -192,9 +192,45 @@ void LayOutContactGroups(SolverScratch* s) {
   for (int32_t k = 0; k < count; ++k) s->contact_position_of_slot[s->contact_slot_of_position[k]] = k;
 }
 
+// Lays the joint passes out (SolverScratch::joint_items): in each colour
+// the pins four to a group, then the other joints one by one. The order
+// within a colour is free (its joints share no body they move); the
+// overflow's joints do share bodies, so they keep their order, all scalar.
+void LayOutJoints(const WorldState& w, SolverScratch* s) {
+  const ConstraintColours& colours = s->joint_colours;
+  const std::vector<int32_t>& order = colours.order();
+  s->joint_items.clear();
+  s->pin_joints.clear();
+  for (int32_t c = 0; c <= ConstraintColours::kColourCount; ++c) {
+    s->joint_item_starts[c] = static_cast<int32_t>(s->joint_items.size());
+    const int32_t begin = colours.starts()[c];
+    const int32_t end = colours.starts()[c + 1];
+    const bool wide = c < ConstraintColours::kColourCount;
+    int32_t pins = 0;
+    for (int32_t k = begin; wide && k < end; ++k) {
+      const int32_t joint = s->joints[order[k]];
+      if (!IsPin(w.joints[joint])) continue;
+      if (pins % 4 == 0) {
+        s->joint_items.push_back(static_cast<int32_t>(s->pin_joints.size() / 4));
+        s->pin_joints.insert(s->pin_joints.end(), 4, -1);
+      }
+      s->pin_joints[s->pin_joints.size() - 4 + pins % 4] = joint;
+      ++pins;
+    }
+    for (int32_t k = begin; k < end; ++k) {
+      const int32_t joint = s->joints[order[k]];
+      if (!wide || !IsPin(w.joints[joint])) s->joint_items.push_back(~joint);
+    }
+  }
+  s->joint_item_starts[ConstraintColours::kColourCount + 1] =
+      static_cast<int32_t>(s->joint_items.size());
+  s->pin_groups.resize(s->pin_joints.size() / 4);
+}
+
 // What each stage of the solve does (StageRunner::Stage::tag).
 enum SolveStage : int32_t {
   kPrepareContacts,
+  kPreparePins,
   kIntegrateVelocities,
   kWarmStartJoints,
   kWarmStartContacts,
@@ -205,6 +241,7 @@ enum SolveStage : int32_t {
   kRelaxContacts,
   kRestitution,
   kStoreImpulses,
+  kStorePinImpulses,
   kFinalizeBodies,
 };
 
@@ -274,6 +311,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   // bodies outside the solve by one more slot after the bodies, which holds
   // the static stand-in (never written: no constraint moves it).
   LayOutContactGroups(s);
+  LayOutJoints(*w, s);
   const int32_t static_slot = body_count;
   s->bodies.push_back(kStaticSolverBody);
 
@@ -284,13 +322,15 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   StageRunner& run = s->stages;
   run.Clear();
   const int32_t group_count = static_cast<int32_t>(s->contact_groups.size());
-  const ConstraintColours::Starts& joint_starts = s->joint_colours.starts();
+  const int32_t pin_group_count = static_cast<int32_t>(s->pin_groups.size());
+  const ConstraintColours::Starts& joint_starts = s->joint_item_starts;
   const ConstraintColours::Starts& group_starts = s->contact_group_starts;
   auto add_pass = [&](int32_t joint_tag, int32_t contact_tag) {
-    ConstraintColours::AddStages(joint_starts, &run, joint_tag, kConstraintGrain, threads);
+    ConstraintColours::AddStages(joint_starts, &run, joint_tag, kGroupGrain, threads);
     ConstraintColours::AddStages(group_starts, &run, contact_tag, kGroupGrain, threads);
   };
   run.Add(kPrepareContacts, 0, group_count, kGroupGrain, threads);
+  run.Add(kPreparePins, 0, pin_group_count, kGroupGrain, threads);
   for (int32_t i = 0; i < substeps; ++i) {
     run.Add(kIntegrateVelocities, 0, body_count, kBodyGrain, threads);
     add_pass(kWarmStartJoints, kWarmStartContacts);
@@ -300,12 +340,13 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   }
   ConstraintColours::AddStages(group_starts, &run, kRestitution, kGroupGrain, threads);
   run.Add(kStoreImpulses, 0, group_count, kBodyGrain, threads);
+  run.Add(kStorePinImpulses, 0, pin_group_count, kBodyGrain, threads);
   run.Add(kFinalizeBodies, 0, body_count, kBodyGrain, threads);
 
   SolverBody* bodies = s->bodies.data();
   ContactGroup* groups = s->contact_groups.data();
-  const int32_t* joints = s->joints.data();
-  const int32_t* joint_order = s->joint_colours.order().data();
+  PinGroup* pins = s->pin_groups.data();
+  const int32_t* joint_items = s->joint_items.data();
   const int32_t* contact_order = s->contact_colours.order().data();
   const int32_t* position_of_slot = s->contact_position_of_slot.data();
   const float max_speed = w->def.maximum_linear_speed;
@@ -326,11 +367,30 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
           }
         }
         break;
+      case kPreparePins:
+        for (int32_t g = begin; g < end; ++g) {
+          for (int32_t lane = 0; lane < 4; ++lane) {
+            const int32_t joint = s->pin_joints[g * 4 + lane];
+            if (joint < 0) {
+              ClearPinLane(&pins[g], lane, static_slot);
+            } else {
+              PreparePin(*w, joint, static_slot, &pins[g], lane);
+            }
+          }
+        }
+        break;
       case kIntegrateVelocities:
         IntegrateVelocities(s, h, max_speed, begin, end);
         break;
       case kWarmStartJoints:
-        for (int32_t k = begin; k < end; ++k) WarmStartJoint(w, joints[joint_order[k]], bodies);
+        for (int32_t k = begin; k < end; ++k) {
+          const int32_t item = joint_items[k];
+          if (item >= 0) {
+            WarmStartPins(pins[item], bodies);
+          } else {
+            WarmStartJoint(w, ~item, bodies);
+          }
+        }
         break;
       case kWarmStartContacts:
         for (int32_t g = begin; g < end; ++g) WarmStartContacts(groups[g], bodies);
@@ -339,7 +399,12 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
       case kRelaxJoints: {
         const bool use_bias = stage.tag == kSolveJoints;
         for (int32_t k = begin; k < end; ++k) {
-          SolveJoint(w, joint_context, joints[joint_order[k]], bodies, use_bias);
+          const int32_t item = joint_items[k];
+          if (item >= 0) {
+            SolvePins(&pins[item], bodies, joint_context.rigid, use_bias);
+          } else {
+            SolveJoint(w, joint_context, ~item, bodies, use_bias);
+          }
         }
         break;
       }
@@ -361,6 +426,9 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         break;
       case kStoreImpulses:
         for (int32_t g = begin; g < end; ++g) StoreImpulses(groups[g], w);
+        break;
+      case kStorePinImpulses:
+        for (int32_t g = begin; g < end; ++g) StorePinImpulses(pins[g], w);
         break;
       case kFinalizeBodies:
         FinalizeBodies(w, time_step, s, begin, end);

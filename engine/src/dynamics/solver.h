@@ -7,6 +7,7 @@
 
 #include "dynamics/constraint_colours.h"
 #include "dynamics/contact_solver.h"
+#include "dynamics/joints/pin_group.h"
 #include "dynamics/solver_body.h"
 #include "parallel/stage_runner.h"
 
@@ -34,6 +35,17 @@ struct SolverScratch {
   std::vector<uint8_t> restless_islands;
   /// Joints solved this step, in index order.
   std::vector<int32_t> joints;
+  /// What each joint pass walks, colour by colour: colour c's items are
+  /// [joint_item_starts[c], joint_item_starts[c + 1]), its pin groups
+  /// first (item >= 0: an index into pin_groups), then its other joints
+  /// (item < 0: world joint ~item); the overflow's are all joints, in
+  /// order.
+  std::vector<int32_t> joint_items;
+  ConstraintColours::Starts joint_item_starts{};
+  /// Pins (pin_group.h) four to a group, and per group lane the world
+  /// joint it holds (-1: unused lane).
+  std::vector<PinGroup> pin_groups;
+  std::vector<int32_t> pin_joints;
   /// The contacts solved this step, in index order; `contacts` holds their
   /// constraints in contact_colours.order().
   std::vector<int32_t> touching_contacts;

@@ -1,0 +1,83 @@
+// Atoll — pins, the plain revolute joints, solved four at a time.
+//
+// A pin is a revolute joint with no spring, motor or limit: its solve is
+// the joint's two point rows alone (SolveRevoluteJoint's branch without a
+// reached limit). Mobiles, nets and chains are made of little else, and
+// the scalar path spent more on reaching the joint (the variant dispatch,
+// the joint record, copying both bodies in and out) than on the rows. So
+// the solver lays pins out like contacts (contact_solver.h): four of one
+// colour to a group, structures of arrays, each colour's groups contiguous,
+// and solves a group lane by lane with the same operations in the same
+// order as SolveRevoluteJoint does on one joint, so the result is bit for
+// bit the scalar one. Every other joint, and every joint of the overflow
+// colour, keeps the scalar path.
+
+#ifndef ATOLL_DYNAMICS_JOINTS_PIN_GROUP_H_
+#define ATOLL_DYNAMICS_JOINTS_PIN_GROUP_H_
+
+#include <cstdint>
+
+#include "dynamics/joints/joint.h"
+#include "dynamics/solver_body.h"
+
+namespace atl {
+
+/// Four pins of one colour side by side, one per lane. They share no body
+/// the solver moves, so solving them together equals solving them one
+/// after another. Unused lanes (joint -1) name the static slot on both
+/// sides and have no mass, so they compute zeros and write nothing.
+struct PinGroup {
+  /// Solver body slots; a body outside the solve (static, or the world)
+  /// has the static slot, which holds kStaticSolverBody.
+  int32_t index_a[4];
+  int32_t index_b[4];
+  /// The world joint of each lane, -1 for an unused lane.
+  int32_t joint[4];
+  /// Whether the joint moves (writes) its bodies (ConstraintMoves).
+  uint8_t moves_a[4];
+  uint8_t moves_b[4];
+  float inv_mass_a[4], inv_inertia_a[4];
+  float inv_mass_b[4], inv_inertia_b[4];
+  /// inv_mass_a + inv_mass_b: the first sum of both diagonal terms of the
+  /// effective mass (PointConstraintMatrix), so the same float.
+  float mass_sum[4];
+  /// JointFrame::anchor_a, anchor_b and delta_center.
+  float anchor_ax[4], anchor_ay[4];
+  float anchor_bx[4], anchor_by[4];
+  float delta_center_x[4], delta_center_y[4];
+  /// RevoluteJoint::linear_impulse, accumulated here during the step.
+  float impulse_x[4], impulse_y[4];
+};
+
+/// Whether `joint` is a pin (see the file comment). Its RevoluteJoint's
+/// spring, motor and limit impulses are zero after PrepareJoints.
+bool IsPin(const Joint& joint);
+
+/// Makes lane `lane` of `group` unused (its bodies: `static_slot`).
+void ClearPinLane(PinGroup* group, int32_t lane, int32_t static_slot);
+
+/// Builds pin `joint` (prepared by PrepareJoints this step) into lane
+/// `lane` of `group`; bodies outside the solve get `static_slot`. Reads only
+/// the joint, so groups may be built concurrently.
+void PreparePin(const WorldState& world, int32_t joint, int32_t static_slot, PinGroup* group,
+                int32_t lane);
+
+// The passes below read and write only the group and the solver slots of
+// the bodies its pins move, so the groups of one colour may run
+// concurrently.
+
+/// Applies the accumulated impulses (warm start): WarmStartRevoluteJoint.
+void WarmStartPins(const PinGroup& group, SolverBody* bodies);
+
+/// One Gauss-Seidel iteration of the group's pins: SolveRevoluteJoint with
+/// `rigid` the joint context's softness, with (use_bias) or without
+/// position correction.
+void SolvePins(PinGroup* group, SolverBody* bodies, const Softness& rigid, bool use_bias);
+
+/// Writes the group's impulses back into its joints, for the joint
+/// reactions and next step's warm start.
+void StorePinImpulses(const PinGroup& group, WorldState* world);
+
+}  // namespace atl
+
+#endif  // ATOLL_DYNAMICS_JOINTS_PIN_GROUP_H_

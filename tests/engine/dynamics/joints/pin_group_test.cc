@@ -1,0 +1,164 @@
+// Pins solved four at a time (dynamics/joints/pin_group.h) must equal the
+// scalar revolute joint bit for bit: warm start, biased solve and relax,
+// with a static, a kinematic and a -0 velocity among the bodies.
+
+#include "dynamics/joints/pin_group.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "atoll/random.h"
+#include "engine/dynamics/joints/joint_test_util.h"
+#include "world/world_state.h"
+
+namespace atl {
+namespace {
+
+using testing::MakeWorld;
+
+uint32_t Bits(float x) { return std::bit_cast<uint32_t>(x); }
+
+// A dynamic box of random size and pose near `center`.
+BodyId AddBody(World* world, Random* rng, Vec2 center, BodyType type = BodyType::kDynamic) {
+  BodyDef def;
+  def.type = type;
+  def.position = center + Vec2{rng->Uniform(-0.2f, 0.2f), rng->Uniform(-0.2f, 0.2f)};
+  def.angle = rng->Uniform(-3.0f, 3.0f);
+  def.linear_velocity = {rng->Uniform(-1.0f, 1.0f), rng->Uniform(-1.0f, 1.0f)};
+  const BodyId id = world->CreateBody(def).value();
+  ShapeDef sd;
+  sd.density = rng->Uniform(0.5f, 4.0f);
+  EXPECT_TRUE(world
+                  ->CreatePolygonShape(
+                      id, sd, MakeBox(rng->Uniform(0.1f, 1.0f), rng->Uniform(0.1f, 1.0f)).value())
+                  .ok());
+  return id;
+}
+
+TEST(PinGroupTest, FourPinsEqualTheScalarRevoluteJointBitForBit) {
+  WorldDef def;
+  def.enable_sleep = false;
+  def.gravity = {0.0f, 0.0f};
+  auto world = MakeWorld(def);
+  Random rng(19);
+  // Four pins on disjoint bodies (so they could share a colour): dynamic to
+  // dynamic, static to dynamic, dynamic to kinematic, dynamic to dynamic.
+  const BodyId ground = world->CreateBody(BodyDef{}).value();
+  struct Pair {
+    BodyId a, b;
+  };
+  std::vector<Pair> pairs;
+  for (int32_t i = 0; i < 4; ++i) {
+    const Vec2 at{4.0f * static_cast<float>(i), 0.0f};
+    const BodyId a = i == 1 ? ground : AddBody(world.get(), &rng, at);
+    const BodyId b = AddBody(world.get(), &rng, at + Vec2{1.0f, 0.0f},
+                             i == 2 ? BodyType::kKinematic : BodyType::kDynamic);
+    pairs.push_back({a, b});
+  }
+  std::vector<int32_t> joints;
+  for (const Pair& p : pairs) {
+    RevoluteJointDef jd;
+    jd.body_a = p.a;
+    jd.body_b = p.b;
+    jd.local_anchor_a = {rng.Uniform(-1.0f, 1.0f), rng.Uniform(-1.0f, 1.0f)};
+    jd.local_anchor_b = {rng.Uniform(-1.0f, 1.0f), rng.Uniform(-1.0f, 1.0f)};
+    joints.push_back(static_cast<int32_t>(world->CreateRevoluteJoint(jd).value().index));
+  }
+  // One step gives every body its solver slot.
+  ASSERT_TRUE(world->Step(1.0f / 60.0f).ok());
+  WorldState& w = world->state();
+  for (int32_t j : joints) {
+    ASSERT_TRUE(IsPin(w.joints[j]));
+    std::get<RevoluteJoint>(w.joints[j].data).linear_impulse = {rng.Uniform(-2.0f, 2.0f),
+                                                                 rng.Uniform(-2.0f, 2.0f)};
+  }
+  // The last pin warm starts with nothing, on a body B turning at -0.
+  std::get<RevoluteJoint>(w.joints[joints[3]].data).linear_impulse = {0.0f, 0.0f};
+  JointContext ctx;
+  ctx.h = 1.0f / 240.0f;
+  ctx.inv_h = 240.0f;
+  ctx.rigid = MakeSoftness(60.0f, 2.0f, ctx.h);
+  std::vector<int32_t> prepared;
+  PrepareJoints(&w, ctx, &prepared);
+  ASSERT_EQ(prepared.size(), joints.size());
+
+  // Random solver bodies, mid-step, the static stand-in in the last slot.
+  int32_t slots = 0;
+  for (int32_t j : joints) {
+    const JointFrame& f = w.joints[j].frame;
+    slots = std::max({slots, f.index_a + 1, f.index_b + 1});
+  }
+  std::vector<SolverBody> bodies(static_cast<size_t>(slots) + 1);
+  for (int32_t i = 0; i < slots; ++i) {
+    SolverBody& b = bodies[i];
+    b.linear_velocity = {rng.Uniform(-3.0f, 3.0f), rng.Uniform(-3.0f, 3.0f)};
+    b.angular_velocity = rng.Uniform(-3.0f, 3.0f);
+    b.delta_position = {rng.Uniform(-0.05f, 0.05f), rng.Uniform(-0.05f, 0.05f)};
+    b.delta_rotation = MakeRot(rng.Uniform(-0.1f, 0.1f));
+  }
+  const int32_t static_slot = slots;
+  bodies[static_slot] = kStaticSolverBody;
+  // With an anchor (-x, +y) the point impulse's turn is -0 too, so only
+  // the +0 axial impulse of WarmStartRevoluteJoint makes B's turn +0.
+  JointFrame& last = w.joints[joints[3]].frame;
+  last.anchor_b = {-0.5f, 0.5f};
+  bodies[last.index_b].angular_velocity = -0.0f;
+  bodies[last.index_b].delta_rotation = Rot{};
+
+  PinGroup group;
+  for (int32_t lane = 0; lane < 4; ++lane) PreparePin(w, joints[lane], static_slot, &group, lane);
+  std::vector<SolverBody> wide = bodies;
+  std::vector<SolverBody> scalar = bodies;
+  auto expect_equal = [&](const char* pass) {
+    for (size_t i = 0; i < bodies.size(); ++i) {
+      EXPECT_EQ(std::memcmp(&wide[i], &scalar[i], sizeof(SolverBody)), 0)
+          << pass << ", slot " << i;
+    }
+  };
+  WarmStartPins(group, wide.data());
+  for (int32_t j : joints) WarmStartJoint(&w, j, scalar.data());
+  expect_equal("warm start");
+  SolvePins(&group, wide.data(), ctx.rigid, /*use_bias=*/true);
+  for (int32_t j : joints) SolveJoint(&w, ctx, j, scalar.data(), /*use_bias=*/true);
+  expect_equal("solve");
+  SolvePins(&group, wide.data(), ctx.rigid, /*use_bias=*/false);
+  for (int32_t j : joints) SolveJoint(&w, ctx, j, scalar.data(), /*use_bias=*/false);
+  expect_equal("relax");
+  EXPECT_NE(std::memcmp(&wide[0], &bodies[0], sizeof(SolverBody)), 0) << "nothing moved";
+  for (int32_t lane = 0; lane < 4; ++lane) {
+    const Vec2 impulse = std::get<RevoluteJoint>(w.joints[joints[lane]].data).linear_impulse;
+    EXPECT_EQ(Bits(group.impulse_x[lane]), Bits(impulse.x)) << "lane " << lane;
+    EXPECT_EQ(Bits(group.impulse_y[lane]), Bits(impulse.y)) << "lane " << lane;
+  }
+}
+
+TEST(PinGroupTest, OnlyBareRevoluteJointsArePins) {
+  auto world = MakeWorld();
+  Random rng(3);
+  const BodyId a = AddBody(world.get(), &rng, {0.0f, 0.0f});
+  const BodyId b = AddBody(world.get(), &rng, {1.0f, 0.0f});
+  auto revolute = [&](auto tweak) {
+    RevoluteJointDef jd;
+    jd.body_a = a;
+    jd.body_b = b;
+    tweak(&jd);
+    const JointId id = world->CreateRevoluteJoint(jd).value();
+    return IsPin(world->state().joints[id.index]);
+  };
+  EXPECT_TRUE(revolute([](RevoluteJointDef*) {}));
+  EXPECT_FALSE(revolute([](RevoluteJointDef* d) { d->enable_spring = true; }));
+  EXPECT_FALSE(revolute([](RevoluteJointDef* d) { d->enable_motor = true; }));
+  EXPECT_FALSE(revolute([](RevoluteJointDef* d) { d->enable_limit = true; }));
+  WeldJointDef weld;
+  weld.body_a = a;
+  weld.body_b = b;
+  EXPECT_FALSE(IsPin(world->state().joints[world->CreateWeldJoint(weld).value().index]));
+}
+
+}  // namespace
+}  // namespace atl
