@@ -209,7 +209,7 @@ void LayOutJoints(const WorldState& w, SolverScratch* s) {
     int32_t pins = 0;
     for (int32_t k = begin; wide && k < end; ++k) {
       const int32_t joint = s->joints[order[k]];
-      if (!IsPin(w.joints[joint])) continue;
+      if (!w.joints[joint].frame.pin) continue;
       if (pins % 4 == 0) {
         s->joint_items.push_back(static_cast<int32_t>(s->pin_joints.size() / 4));
         s->pin_joints.insert(s->pin_joints.end(), 4, -1);
@@ -219,7 +219,7 @@ void LayOutJoints(const WorldState& w, SolverScratch* s) {
     }
     for (int32_t k = begin; k < end; ++k) {
       const int32_t joint = s->joints[order[k]];
-      if (!wide || !IsPin(w.joints[joint])) s->joint_items.push_back(~joint);
+      if (!wide || !w.joints[joint].frame.pin) s->joint_items.push_back(~joint);
     }
   }
   s->joint_item_starts[ConstraintColours::kColourCount + 1] =

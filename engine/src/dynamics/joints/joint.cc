@@ -34,6 +34,12 @@ float JointReferenceAngle(const Joint& joint) {
   return 0.0f;
 }
 
+bool IsPin(const Joint& joint) {
+  if (joint.type != JointType::kRevolute) return false;
+  const RevoluteJoint& r = std::get<RevoluteJoint>(joint.data);
+  return !r.enable_spring && !r.enable_motor && !r.enable_limit;
+}
+
 std::string_view JointTypeName(JointType type) {
   switch (type) {
     case JointType::kDistance: return "distance";
@@ -119,7 +125,11 @@ void PrepareJoints(WorldState* w, const JointContext& ctx, std::vector<int32_t>*
     f.anchor_a = RotateVector(a.rotation, j.local_anchor_a - a.local_center);
     f.anchor_b = RotateVector(b.rotation, j.local_anchor_b - b.local_center);
     f.delta_center = b.center - a.center;
-    f.delta_angle = UnwindAngle(RelativeAngle(a.rotation, b.rotation) - JointReferenceAngle(j));
+    // The angle costs an Atan2, and a pin does not use it.
+    f.pin = IsPin(j);
+    f.delta_angle =
+        f.pin ? 0.0f
+              : UnwindAngle(RelativeAngle(a.rotation, b.rotation) - JointReferenceAngle(j));
     f.rotation_a = a.rotation;
     std::visit(
         [&](auto& data) {

@@ -82,6 +82,10 @@ JointData MakeJointData(JointType type);
 /// The angle of B relative to A at which the joint angle reads zero.
 float JointReferenceAngle(const Joint& joint);
 
+/// Whether `joint` is a pin: a revolute joint with no spring, motor or
+/// limit, whose solve is the two point rows alone (pin_group.h).
+bool IsPin(const Joint& joint);
+
 /// The other body of `joint` seen from `body` (kNullIndex for the world).
 inline int32_t OtherJointBody(const Joint& joint, int32_t body) {
   return joint.body_a == body ? joint.body_b : joint.body_a;

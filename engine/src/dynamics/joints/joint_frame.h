@@ -48,6 +48,9 @@ struct JointFrame {
   float delta_angle = 0.0f;
   /// Rotation of A at step start (axes fixed in A are rotated by it).
   Rot rotation_a;
+  /// A pin (IsPin): solved four at a time by pin_group.h, which needs no
+  /// angle, so delta_angle is left 0.
+  bool pin = false;
 };
 
 /// `angle` wrapped into [-pi, pi] (one turn at most off).

@@ -37,12 +37,6 @@ ATOLL_INLINE void ApplyPointImpulse4(const PinGroup& g, Float4 px, Float4 py, An
 
 }  // namespace
 
-bool IsPin(const Joint& joint) {
-  if (joint.type != JointType::kRevolute) return false;
-  const RevoluteJoint& r = std::get<RevoluteJoint>(joint.data);
-  return !r.enable_spring && !r.enable_motor && !r.enable_limit;
-}
-
 void ClearPinLane(PinGroup* g, int32_t lane, int32_t static_slot) {
   g->index_a[lane] = g->index_b[lane] = static_slot;
   g->joint[lane] = -1;

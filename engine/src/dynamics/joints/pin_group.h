@@ -49,14 +49,11 @@ struct PinGroup {
   float impulse_x[4], impulse_y[4];
 };
 
-/// Whether `joint` is a pin (see the file comment). Its RevoluteJoint's
-/// spring, motor and limit impulses are zero after PrepareJoints.
-bool IsPin(const Joint& joint);
-
 /// Makes lane `lane` of `group` unused (its bodies: `static_slot`).
 void ClearPinLane(PinGroup* group, int32_t lane, int32_t static_slot);
 
-/// Builds pin `joint` (prepared by PrepareJoints this step) into lane
+/// Builds pin `joint` (IsPin, prepared by PrepareJoints this step: its
+/// RevoluteJoint's spring, motor and limit impulses are zero) into lane
 /// `lane` of `group`; bodies outside the solve get `static_slot`. Reads only
 /// the joint, so groups may be built concurrently.
 void PreparePin(const WorldState& world, int32_t joint, int32_t static_slot, PinGroup* group,
