@@ -4,13 +4,15 @@
 #include "atoll/executor.h"
 #include "dynamics/island.h"
 #include "dynamics/joints/joint.h"
+#include "dynamics/solver_body4.h"
 #include "world/world_state.h"
 
 namespace atl {
 namespace {
 
 // Awake kinematic and dynamic bodies get solver slots, in body index order.
-void GatherBodies(WorldState* w, float time_step, SolverScratch* s) {
+// `h` is the substep.
+void GatherBodies(WorldState* w, float h, SolverScratch* s) {
   s->awake_bodies.clear();
   s->bodies.clear();
   s->params.clear();
@@ -33,12 +35,11 @@ void GatherBodies(WorldState* w, float time_step, SolverScratch* s) {
       p.force = b.force;
       p.torque = b.torque;
     }
-    p.linear_damping = b.linear_damping;
-    p.angular_damping = b.angular_damping;
+    p.linear_damping_scale = 1.0f / (1.0f + h * b.linear_damping);
+    p.angular_damping_scale = 1.0f / (1.0f + h * b.angular_damping);
     b.center0 = b.center;
     b.rotation0 = b.transform.q;
   }
-  (void)time_step;
 }
 
 // Grains of the parallel stages: enough work per block to pay for claiming
@@ -57,8 +58,8 @@ void IntegrateVelocities(SolverScratch* s, float h, float max_speed, int32_t beg
     // v += h * (g + F/m), then implicit damping v /= 1 + h c.
     Vec2 v = b.linear_velocity + h * (p.gravity + p.inv_mass * p.force);
     float w = b.angular_velocity + h * p.inv_inertia * p.torque;
-    v *= 1.0f / (1.0f + h * p.linear_damping);
-    w *= 1.0f / (1.0f + h * p.angular_damping);
+    v *= p.linear_damping_scale;
+    w *= p.angular_damping_scale;
     const float speed_sq = LengthSquared(v);
     if (speed_sq > max_speed_sq) v *= max_speed / Sqrt(speed_sq);
     b.linear_velocity = v;
@@ -67,8 +68,29 @@ void IntegrateVelocities(SolverScratch* s, float h, float max_speed, int32_t beg
 }
 
 void IntegratePositions(SolverScratch* s, float h, int32_t begin, int32_t end) {
-  for (int32_t i = begin; i < end; ++i) {
-    SolverBody& b = s->bodies[i];
+  SolverBody* bodies = s->bodies.data();
+  int32_t i = begin;
+  // Four bodies at a time, each lane the scalar loop below operation for
+  // operation (MulAdd, then IntegrateRotation's NormalizeRot), so bit for
+  // bit the same wherever the blocks start.
+  const Float4 h4 = Splat4(h), zero = Splat4(0.0f), one = Splat4(1.0f);
+  for (; i + 4 <= end; i += 4) {
+    const int32_t index[4] = {i, i + 1, i + 2, i + 3};
+    Bodies4 b;
+    Gather(bodies, index, &b);
+    b.dpx = b.dpx + h4 * b.vx;
+    b.dpy = b.dpy + h4 * b.vy;
+    const Float4 turn = h4 * b.w;
+    const Float4 c = b.qc - turn * b.qs;
+    const Float4 sn = b.qs + turn * b.qc;
+    const Float4 mag = Sqrt4(c * c + sn * sn);
+    const Float4 inv = Select(mag > zero, one / mag, zero);
+    b.qc = c * inv;
+    b.qs = sn * inv;
+    ScatterMotion(bodies, index, b);
+  }
+  for (; i < end; ++i) {
+    SolverBody& b = bodies[i];
     b.delta_position = MulAdd(b.delta_position, h, b.linear_velocity);
     b.delta_rotation = IntegrateRotation(b.delta_rotation, h * b.angular_velocity);
   }
@@ -259,12 +281,12 @@ bool SmallSolve(const StageRunner& run) {
 
 void Solve(WorldState* w, float time_step, SolverScratch* s) {
   Executor* ex = w->executor;
-  GatherBodies(w, time_step, s);
-  CollectSolverContacts(*w, s->params, &s->touching_contacts, &s->deep_contacts);
-
   const int32_t substeps = w->def.substep_count;
   const float h = time_step / static_cast<float>(substeps);
   const float inv_h = 1.0f / h;
+  GatherBodies(w, h, s);
+  CollectSolverContacts(*w, s->params, &s->touching_contacts, &s->deep_contacts);
+
   // Contacts stiffer than a quarter of the substep rate would ring.
   const float hertz = Min(w->def.contact_hertz, 0.25f * inv_h);
   const Softness softness = MakeSoftness(hertz, w->def.contact_damping_ratio, h);

@@ -27,8 +27,10 @@ static_assert(sizeof(SolverBody) == 32, "SolverBody is hot; keep it small");
 struct SolverBodyParams {
   float inv_mass = 0.0f;
   float inv_inertia = 0.0f;
-  float linear_damping = 0.0f;
-  float angular_damping = 0.0f;
+  /// What one substep's implicit damping scales the velocities by,
+  /// 1 / (1 + h c) for damping c and substep h: the same every substep.
+  float linear_damping_scale = 1.0f;
+  float angular_damping_scale = 1.0f;
   /// Gravity times the body's gravity scale, m/s².
   Vec2 gravity;
   /// Force and torque applied by the user for this step.

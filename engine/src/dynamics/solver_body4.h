@@ -1,6 +1,6 @@
-// Atoll — four solver bodies at once: the body side of the wide constraint
-// solvers (contacts in contact_solver.cc, plain revolute joints in
-// joints/revolute_group.cc).
+// Atoll — four solver bodies at once: the body side of the wide solver
+// loops (contacts in contact_solver.cc, pins in joints/pin_group.cc, the
+// position integration in solver.cc).
 //
 // A wide solver works on four constraints of one colour side by side, one
 // per lane. It reads the four bodies on each side with Gather (rows of
@@ -62,6 +62,16 @@ ATOLL_INLINE void Scatter(SolverBody* bodies, const int32_t index[4], const uint
   if (moves[1] != 0) Store4(reinterpret_cast<float*>(bodies + index[1]), b.vy);
   if (moves[2] != 0) Store4(reinterpret_cast<float*>(bodies + index[2]), b.w);
   if (moves[3] != 0) Store4(reinterpret_cast<float*>(bodies + index[3]), b.pad);
+}
+
+/// Writes back the motion since the step began of all four bodies (the
+/// position integration, which moves every body).
+ATOLL_INLINE void ScatterMotion(SolverBody* bodies, const int32_t index[4], Bodies4 b) {
+  Transpose4(&b.dpx, &b.dpy, &b.qc, &b.qs);
+  Store4(reinterpret_cast<float*>(bodies + index[0]) + 4, b.dpx);
+  Store4(reinterpret_cast<float*>(bodies + index[1]) + 4, b.dpy);
+  Store4(reinterpret_cast<float*>(bodies + index[2]) + 4, b.qc);
+  Store4(reinterpret_cast<float*>(bodies + index[3]) + 4, b.qs);
 }
 
 }  // namespace atl

@@ -67,6 +67,9 @@ void CheckImplementation() {
     Impl::Store(o, Impl::Div(Impl::Load(a), Impl::Load(b)));
   }, [](float x, float y) { return x / y; });
   ExpectLanewise([](const float* a, const float*, float* o) {
+    Impl::Store(o, Impl::Sqrt(Impl::Load(a)));
+  }, [](float x, float) { return Sqrt(x); });
+  ExpectLanewise([](const float* a, const float*, float* o) {
     Impl::Store(o, Impl::Neg(Impl::Load(a)));
   }, [](float x, float) { return -x; });
   // Max, Min and Clamp of atoll/math.h as the solver writes them.
@@ -99,6 +102,7 @@ struct Portable {
   static F4 Sub(F4 a, F4 b) { return a - b; }
   static F4 Mul(F4 a, F4 b) { return a * b; }
   static F4 Div(F4 a, F4 b) { return a / b; }
+  static F4 Sqrt(F4 a) { return float4_portable::Sqrt4(a); }
   static F4 Neg(F4 a) { return -a; }
   static float4_portable::Mask4 Gt(F4 a, F4 b) { return a > b; }
   static float4_portable::Mask4 Lt(F4 a, F4 b) { return a < b; }
@@ -121,6 +125,7 @@ struct Sse {
   static F4 Sub(F4 a, F4 b) { return a - b; }
   static F4 Mul(F4 a, F4 b) { return a * b; }
   static F4 Div(F4 a, F4 b) { return a / b; }
+  static F4 Sqrt(F4 a) { return float4_sse::Sqrt4(a); }
   static F4 Neg(F4 a) { return -a; }
   static float4_sse::Mask4 Gt(F4 a, F4 b) { return a > b; }
   static float4_sse::Mask4 Lt(F4 a, F4 b) { return a < b; }
