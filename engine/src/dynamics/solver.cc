@@ -35,8 +35,12 @@ void GatherBodies(WorldState* w, float h, SolverScratch* s) {
       p.force = b.force;
       p.torque = b.torque;
     }
-    p.linear_damping_scale = 1.0f / (1.0f + h * b.linear_damping);
-    p.angular_damping_scale = 1.0f / (1.0f + h * b.angular_damping);
+    // Undamped (the usual case): the scale is 1 / (1 + h * 0), exactly 1,
+    // without the division.
+    if (b.linear_damping != 0.0f) p.linear_damping_scale = 1.0f / (1.0f + h * b.linear_damping);
+    if (b.angular_damping != 0.0f) {
+      p.angular_damping_scale = 1.0f / (1.0f + h * b.angular_damping);
+    }
     b.center0 = b.center;
     b.rotation0 = b.transform.q;
   }
