@@ -1,5 +1,7 @@
 #include "dynamics/solver.h"
 
+#include <array>
+
 #include "atoll/assert.h"
 #include "atoll/executor.h"
 #include "dynamics/island.h"
@@ -220,37 +222,47 @@ void LayOutContactGroups(SolverScratch* s) {
 
 // Lays the joint passes out (SolverScratch::joint_items): in each colour
 // the pins four to a group, then the other joints one by one. The order
-// within a colour is free (its joints share no body they move); the
-// overflow's joints do share bodies, so they keep their order, all scalar.
-void LayOutJoints(const WorldState& w, SolverScratch* s) {
+// within a colour is free (its joints share no body they move), so both
+// are taken in joint order, which walks the frames front to back here and
+// again when the groups are built; the overflow's joints do share bodies,
+// and stay scalar in joint order.
+void LayOutJoints(SolverScratch* s) {
+  constexpr int32_t kColours = ConstraintColours::kColourCount;
   const ConstraintColours& colours = s->joint_colours;
-  const std::vector<int32_t>& order = colours.order();
+  const std::vector<JointFrame>& frames = s->joint_frames;
+  const int32_t count = static_cast<int32_t>(s->joints.size());
+  auto grouped = [&](int32_t k) { return frames[k].pin && colours.ColourOf(k) < kColours; };
+  std::array<int32_t, kColours + 1> pins{}, others{};
+  for (int32_t k = 0; k < count; ++k) ++(grouped(k) ? pins : others)[colours.ColourOf(k)];
+  // Per colour: its groups' first lane slot, and where its other joints'
+  // items go (after its groups' items).
+  std::array<int32_t, kColours + 1> next_slot{}, next_other{};
+  int32_t items = 0, groups = 0;
   s->joint_items.clear();
-  s->pin_joints.clear();
-  for (int32_t c = 0; c <= ConstraintColours::kColourCount; ++c) {
-    s->joint_item_starts[c] = static_cast<int32_t>(s->joint_items.size());
-    const int32_t begin = colours.starts()[c];
-    const int32_t end = colours.starts()[c + 1];
-    const bool wide = c < ConstraintColours::kColourCount;
-    int32_t pins = 0;
-    for (int32_t k = begin; wide && k < end; ++k) {
-      const int32_t joint = s->joints[order[k]];
-      if (!w.joints[joint].frame.pin) continue;
-      if (pins % 4 == 0) {
-        s->joint_items.push_back(static_cast<int32_t>(s->pin_joints.size() / 4));
-        s->pin_joints.insert(s->pin_joints.end(), 4, -1);
-      }
-      s->pin_joints[s->pin_joints.size() - 4 + pins % 4] = joint;
-      ++pins;
-    }
-    for (int32_t k = begin; k < end; ++k) {
-      const int32_t joint = s->joints[order[k]];
-      if (!wide || !w.joints[joint].frame.pin) s->joint_items.push_back(~joint);
+  for (int32_t c = 0; c <= kColours; ++c) {
+    s->joint_item_starts[c] = items;
+    const int32_t colour_groups = (pins[c] + 3) / 4;
+    for (int32_t g = 0; g < colour_groups; ++g) s->joint_items.push_back(groups + g);
+    s->joint_items.resize(s->joint_items.size() + others[c]);
+    next_slot[c] = groups * 4;
+    next_other[c] = items + colour_groups;
+    groups += colour_groups;
+    items += colour_groups + others[c];
+  }
+  s->joint_item_starts[kColours + 1] = items;
+  s->pin_position_of_slot.assign(static_cast<size_t>(groups) * 4, -1);
+  s->pin_slot_of_position.assign(static_cast<size_t>(count), -1);
+  for (int32_t k = 0; k < count; ++k) {
+    const int32_t c = colours.ColourOf(k);
+    if (grouped(k)) {
+      const int32_t slot = next_slot[c]++;
+      s->pin_position_of_slot[slot] = k;
+      s->pin_slot_of_position[k] = slot;
+    } else {
+      s->joint_items[next_other[c]++] = ~k;
     }
   }
-  s->joint_item_starts[ConstraintColours::kColourCount + 1] =
-      static_cast<int32_t>(s->joint_items.size());
-  s->pin_groups.resize(s->pin_joints.size() / 4);
+  s->pin_groups.resize(static_cast<size_t>(groups));
 }
 
 // What each stage of the solve does (StageRunner::Stage::tag).
@@ -303,15 +315,15 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   // gain energy under the one Gauss-Seidel sweep per substep.
   joint_context.rigid =
       MakeSoftness(Min(w->def.joint_hertz, 0.25f * inv_h), w->def.joint_damping_ratio, h);
-  PrepareJoints(w, joint_context, &s->joints);
+  PrepareJoints(w, joint_context, &s->joints, &s->joint_frames);
 
   // Colour joints and contacts separately, so every pass still solves all
   // joints before any contact.
   const int32_t body_count = static_cast<int32_t>(s->bodies.size());
   s->joint_colours.Colour(
       static_cast<int32_t>(s->joints.size()), body_count,
-      [w, s](int32_t k, int32_t slots[2]) {
-        const JointFrame& f = w->joints[s->joints[k]].frame;
+      [s](int32_t k, int32_t slots[2]) {
+        const JointFrame& f = s->joint_frames[k];
         slots[0] = ConstraintMoves(f.index_a, f.inv_mass_a, f.inv_inertia_a)
                        ? f.index_a
                        : -1;
@@ -337,7 +349,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   // bodies outside the solve by one more slot after the bodies, which holds
   // the static stand-in (never written: no constraint moves it).
   LayOutContactGroups(s);
-  LayOutJoints(*w, s);
+  LayOutJoints(s);
   const int32_t static_slot = body_count;
   s->bodies.push_back(kStaticSolverBody);
 
@@ -366,13 +378,15 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   }
   ConstraintColours::AddStages(group_starts, &run, kRestitution, kGroupGrain, threads);
   run.Add(kStoreImpulses, 0, group_count, kBodyGrain, threads);
-  run.Add(kStorePinImpulses, 0, pin_group_count, kBodyGrain, threads);
+  run.Add(kStorePinImpulses, 0, static_cast<int32_t>(s->joints.size()), kBodyGrain, threads);
   run.Add(kFinalizeBodies, 0, body_count, kBodyGrain, threads);
 
   SolverBody* bodies = s->bodies.data();
   ContactGroup* groups = s->contact_groups.data();
   PinGroup* pins = s->pin_groups.data();
   const int32_t* joint_items = s->joint_items.data();
+  const int32_t* joints = s->joints.data();
+  const JointFrame* joint_frames = s->joint_frames.data();
   const int32_t* contact_order = s->contact_colours.order().data();
   const int32_t* position_of_slot = s->contact_position_of_slot.data();
   const float max_speed = w->def.maximum_linear_speed;
@@ -396,11 +410,11 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
       case kPreparePins:
         for (int32_t g = begin; g < end; ++g) {
           for (int32_t lane = 0; lane < 4; ++lane) {
-            const int32_t joint = s->pin_joints[g * 4 + lane];
-            if (joint < 0) {
+            const int32_t k = s->pin_position_of_slot[g * 4 + lane];
+            if (k < 0) {
               ClearPinLane(&pins[g], lane, static_slot);
             } else {
-              PreparePin(*w, joint, static_slot, &pins[g], lane);
+              PreparePin(joint_frames[k], static_slot, &pins[g], lane);
             }
           }
         }
@@ -414,7 +428,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
           if (item >= 0) {
             WarmStartPins(pins[item], bodies);
           } else {
-            WarmStartJoint(w, ~item, bodies);
+            WarmStartJoint(w, joints[~item], joint_frames[~item], bodies);
           }
         }
         break;
@@ -429,7 +443,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
           if (item >= 0) {
             SolvePins(&pins[item], bodies, joint_context.rigid, use_bias);
           } else {
-            SolveJoint(w, joint_context, ~item, bodies, use_bias);
+            SolveJoint(w, joint_context, joints[~item], joint_frames[~item], bodies, use_bias);
           }
         }
         break;
@@ -454,7 +468,11 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         for (int32_t g = begin; g < end; ++g) StoreImpulses(groups[g], w);
         break;
       case kStorePinImpulses:
-        for (int32_t g = begin; g < end; ++g) StorePinImpulses(pins[g], w);
+        // In joint index order: the joints are far larger than the groups.
+        for (int32_t k = begin; k < end; ++k) {
+          const int32_t slot = s->pin_slot_of_position[k];
+          if (slot >= 0) StorePinImpulse(pins[slot / 4], slot % 4, &w->joints[joints[k]]);
+        }
         break;
       case kFinalizeBodies:
         FinalizeBodies(w, time_step, s, begin, end);

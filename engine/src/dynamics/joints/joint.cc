@@ -106,8 +106,10 @@ inline void Store(SolverBody* bodies, const JointFrame& f, const SolverBody& a,
 
 }  // namespace
 
-void PrepareJoints(WorldState* w, const JointContext& ctx, std::vector<int32_t>* joints) {
+void PrepareJoints(WorldState* w, const JointContext& ctx, std::vector<int32_t>* joints,
+                   std::vector<JointFrame>* frames) {
   joints->clear();
+  frames->clear();
   for (int32_t i = 0; i < w->joint_ids.Capacity(); ++i) {
     if (!w->joint_ids.IsAlive(i)) continue;
     Joint& j = w->joints[i];
@@ -115,7 +117,7 @@ void PrepareJoints(WorldState* w, const JointContext& ctx, std::vector<int32_t>*
     joints->push_back(i);
     const Side a = SideOf(*w, j.body_a);
     const Side b = SideOf(*w, j.body_b);
-    JointFrame& f = j.frame;
+    JointFrame& f = frames->emplace_back();
     f.index_a = a.solver_index;
     f.index_b = b.solver_index;
     f.inv_mass_a = a.inv_mass;
@@ -131,6 +133,7 @@ void PrepareJoints(WorldState* w, const JointContext& ctx, std::vector<int32_t>*
         f.pin ? 0.0f
               : UnwindAngle(RelativeAngle(a.rotation, b.rotation) - JointReferenceAngle(j));
     f.rotation_a = a.rotation;
+    if (f.pin) f.pin_impulse = std::get<RevoluteJoint>(j.data).linear_impulse;
     std::visit(
         [&](auto& data) {
           using T = std::remove_cvref_t<decltype(data)>;
@@ -146,9 +149,8 @@ void PrepareJoints(WorldState* w, const JointContext& ctx, std::vector<int32_t>*
   }
 }
 
-void WarmStartJoint(WorldState* w, int32_t i, SolverBody* bodies) {
+void WarmStartJoint(WorldState* w, int32_t i, const JointFrame& f, SolverBody* bodies) {
   Joint& j = w->joints[i];
-  const JointFrame& f = j.frame;
   SolverBody a = Load(bodies, f.index_a);
   SolverBody b = Load(bodies, f.index_b);
   std::visit(
@@ -166,10 +168,9 @@ void WarmStartJoint(WorldState* w, int32_t i, SolverBody* bodies) {
   Store(bodies, f, a, b);
 }
 
-void SolveJoint(WorldState* w, const JointContext& ctx, int32_t i,
+void SolveJoint(WorldState* w, const JointContext& ctx, int32_t i, const JointFrame& f,
                 SolverBody* bodies, bool use_bias) {
   Joint& j = w->joints[i];
-  const JointFrame& f = j.frame;
   SolverBody a = Load(bodies, f.index_a);
   SolverBody b = Load(bodies, f.index_b);
   std::visit(

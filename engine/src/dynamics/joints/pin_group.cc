@@ -5,7 +5,6 @@
 #include "core/float4.h"
 #include "dynamics/constraint_colours.h"
 #include "dynamics/solver_body4.h"
-#include "world/world_state.h"
 
 namespace atl {
 namespace {
@@ -39,7 +38,6 @@ ATOLL_INLINE void ApplyPointImpulse4(const PinGroup& g, Float4 px, Float4 py, An
 
 void ClearPinLane(PinGroup* g, int32_t lane, int32_t static_slot) {
   g->index_a[lane] = g->index_b[lane] = static_slot;
-  g->joint[lane] = -1;
   g->moves_a[lane] = g->moves_b[lane] = 0;
   g->inv_mass_a[lane] = g->inv_inertia_a[lane] = 0.0f;
   g->inv_mass_b[lane] = g->inv_inertia_b[lane] = 0.0f;
@@ -49,13 +47,9 @@ void ClearPinLane(PinGroup* g, int32_t lane, int32_t static_slot) {
   g->impulse_x[lane] = g->impulse_y[lane] = 0.0f;
 }
 
-void PreparePin(const WorldState& w, int32_t joint, int32_t static_slot, PinGroup* g,
-                int32_t lane) {
-  const Joint& j = w.joints[joint];
-  const JointFrame& f = j.frame;
+void PreparePin(const JointFrame& f, int32_t static_slot, PinGroup* g, int32_t lane) {
   g->index_a[lane] = f.index_a >= 0 ? f.index_a : static_slot;
   g->index_b[lane] = f.index_b >= 0 ? f.index_b : static_slot;
-  g->joint[lane] = joint;
   g->moves_a[lane] = ConstraintMoves(f.index_a, f.inv_mass_a, f.inv_inertia_a) ? 1 : 0;
   g->moves_b[lane] = ConstraintMoves(f.index_b, f.inv_mass_b, f.inv_inertia_b) ? 1 : 0;
   g->inv_mass_a[lane] = f.inv_mass_a;
@@ -69,9 +63,8 @@ void PreparePin(const WorldState& w, int32_t joint, int32_t static_slot, PinGrou
   g->anchor_by[lane] = f.anchor_b.y;
   g->delta_center_x[lane] = f.delta_center.x;
   g->delta_center_y[lane] = f.delta_center.y;
-  const Vec2 impulse = std::get<RevoluteJoint>(j.data).linear_impulse;
-  g->impulse_x[lane] = impulse.x;
-  g->impulse_y[lane] = impulse.y;
+  g->impulse_x[lane] = f.pin_impulse.x;
+  g->impulse_y[lane] = f.pin_impulse.y;
 }
 
 void WarmStartPins(const PinGroup& g, SolverBody* bodies) {
@@ -144,12 +137,8 @@ void SolvePins(PinGroup* group, SolverBody* bodies, const Softness& rigid, bool 
   Scatter(bodies, g.index_b, g.moves_b, b);
 }
 
-void StorePinImpulses(const PinGroup& g, WorldState* w) {
-  for (int32_t lane = 0; lane < 4; ++lane) {
-    if (g.joint[lane] < 0) continue;
-    RevoluteJoint& r = std::get<RevoluteJoint>(w->joints[g.joint[lane]].data);
-    r.linear_impulse = {g.impulse_x[lane], g.impulse_y[lane]};
-  }
+void StorePinImpulse(const PinGroup& g, int32_t lane, Joint* joint) {
+  std::get<RevoluteJoint>(joint->data).linear_impulse = {g.impulse_x[lane], g.impulse_y[lane]};
 }
 
 }  // namespace atl

@@ -24,15 +24,13 @@ namespace atl {
 
 /// Four pins of one colour side by side, one per lane. They share no body
 /// the solver moves, so solving them together equals solving them one
-/// after another. Unused lanes (joint -1) name the static slot on both
-/// sides and have no mass, so they compute zeros and write nothing.
+/// after another. Unused lanes name the static slot on both sides and have
+/// no mass, so they compute zeros and write nothing.
 struct PinGroup {
   /// Solver body slots; a body outside the solve (static, or the world)
   /// has the static slot, which holds kStaticSolverBody.
   int32_t index_a[4];
   int32_t index_b[4];
-  /// The world joint of each lane, -1 for an unused lane.
-  int32_t joint[4];
   /// Whether the joint moves (writes) its bodies (ConstraintMoves).
   uint8_t moves_a[4];
   uint8_t moves_b[4];
@@ -52,12 +50,12 @@ struct PinGroup {
 /// Makes lane `lane` of `group` unused (its bodies: `static_slot`).
 void ClearPinLane(PinGroup* group, int32_t lane, int32_t static_slot);
 
-/// Builds pin `joint` (IsPin, prepared by PrepareJoints this step: its
-/// RevoluteJoint's spring, motor and limit impulses are zero) into lane
-/// `lane` of `group`; bodies outside the solve get `static_slot`. Reads only
-/// the joint, so groups may be built concurrently.
-void PreparePin(const WorldState& world, int32_t joint, int32_t static_slot, PinGroup* group,
-                int32_t lane);
+/// Builds the pin with frame `frame` (a pin's frame from PrepareJoints this
+/// step, which also zeroed its RevoluteJoint's spring, motor and limit
+/// impulses) into lane `lane` of `group`; bodies outside the solve get
+/// `static_slot`. Reads only the frame, so groups may be built
+/// concurrently.
+void PreparePin(const JointFrame& frame, int32_t static_slot, PinGroup* group, int32_t lane);
 
 // The passes below read and write only the group and the solver slots of
 // the bodies its pins move, so the groups of one colour may run
@@ -71,9 +69,9 @@ void WarmStartPins(const PinGroup& group, SolverBody* bodies);
 /// position correction.
 void SolvePins(PinGroup* group, SolverBody* bodies, const Softness& rigid, bool use_bias);
 
-/// Writes the group's impulses back into its joints, for the joint
-/// reactions and next step's warm start.
-void StorePinImpulses(const PinGroup& group, WorldState* world);
+/// Writes the impulse of lane `lane` back into its joint `joint`, for the
+/// joint reaction and next step's warm start.
+void StorePinImpulse(const PinGroup& group, int32_t lane, Joint* joint);
 
 }  // namespace atl
 

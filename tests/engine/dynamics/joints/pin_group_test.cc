@@ -84,15 +84,13 @@ TEST(PinGroupTest, FourPinsEqualTheScalarRevoluteJointBitForBit) {
   ctx.inv_h = 240.0f;
   ctx.rigid = MakeSoftness(60.0f, 2.0f, ctx.h);
   std::vector<int32_t> prepared;
-  PrepareJoints(&w, ctx, &prepared);
-  ASSERT_EQ(prepared.size(), joints.size());
+  std::vector<JointFrame> frames;
+  PrepareJoints(&w, ctx, &prepared, &frames);
+  ASSERT_EQ(prepared, joints);
 
   // Random solver bodies, mid-step, the static stand-in in the last slot.
   int32_t slots = 0;
-  for (int32_t j : joints) {
-    const JointFrame& f = w.joints[j].frame;
-    slots = std::max({slots, f.index_a + 1, f.index_b + 1});
-  }
+  for (const JointFrame& f : frames) slots = std::max({slots, f.index_a + 1, f.index_b + 1});
   std::vector<SolverBody> bodies(static_cast<size_t>(slots) + 1);
   for (int32_t i = 0; i < slots; ++i) {
     SolverBody& b = bodies[i];
@@ -105,13 +103,13 @@ TEST(PinGroupTest, FourPinsEqualTheScalarRevoluteJointBitForBit) {
   bodies[static_slot] = kStaticSolverBody;
   // With an anchor (-x, +y) the point impulse's turn is -0 too, so only
   // the +0 axial impulse of WarmStartRevoluteJoint makes B's turn +0.
-  JointFrame& last = w.joints[joints[3]].frame;
+  JointFrame& last = frames[3];
   last.anchor_b = {-0.5f, 0.5f};
   bodies[last.index_b].angular_velocity = -0.0f;
   bodies[last.index_b].delta_rotation = Rot{};
 
   PinGroup group;
-  for (int32_t lane = 0; lane < 4; ++lane) PreparePin(w, joints[lane], static_slot, &group, lane);
+  for (int32_t lane = 0; lane < 4; ++lane) PreparePin(frames[lane], static_slot, &group, lane);
   std::vector<SolverBody> wide = bodies;
   std::vector<SolverBody> scalar = bodies;
   auto expect_equal = [&](const char* pass) {
@@ -121,13 +119,17 @@ TEST(PinGroupTest, FourPinsEqualTheScalarRevoluteJointBitForBit) {
     }
   };
   WarmStartPins(group, wide.data());
-  for (int32_t j : joints) WarmStartJoint(&w, j, scalar.data());
+  for (int32_t k = 0; k < 4; ++k) WarmStartJoint(&w, joints[k], frames[k], scalar.data());
   expect_equal("warm start");
   SolvePins(&group, wide.data(), ctx.rigid, /*use_bias=*/true);
-  for (int32_t j : joints) SolveJoint(&w, ctx, j, scalar.data(), /*use_bias=*/true);
+  for (int32_t k = 0; k < 4; ++k) {
+    SolveJoint(&w, ctx, joints[k], frames[k], scalar.data(), /*use_bias=*/true);
+  }
   expect_equal("solve");
   SolvePins(&group, wide.data(), ctx.rigid, /*use_bias=*/false);
-  for (int32_t j : joints) SolveJoint(&w, ctx, j, scalar.data(), /*use_bias=*/false);
+  for (int32_t k = 0; k < 4; ++k) {
+    SolveJoint(&w, ctx, joints[k], frames[k], scalar.data(), /*use_bias=*/false);
+  }
   expect_equal("relax");
   EXPECT_NE(std::memcmp(&wide[0], &bodies[0], sizeof(SolverBody)), 0) << "nothing moved";
   for (int32_t lane = 0; lane < 4; ++lane) {
