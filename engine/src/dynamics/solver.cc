@@ -33,9 +33,9 @@ void GatherBodies(WorldState* w, float h, SolverScratch* s) {
     if (b.type == BodyType::kDynamic) {
       p.inv_mass = b.inv_mass;
       p.inv_inertia = b.inv_inertia;
-      p.gravity = b.gravity_scale * w->def.gravity;
-      p.force = b.force;
-      p.torque = b.torque;
+      const Vec2 gravity = b.gravity_scale * w->def.gravity;
+      p.linear_kick = h * (gravity + p.inv_mass * b.force);
+      p.angular_kick = h * p.inv_inertia * b.torque;
     }
     // Undamped (the usual case): the scale is 1 / (1 + h * 0), exactly 1,
     // without the division.
@@ -54,16 +54,53 @@ constexpr int32_t kBodyGrain = 256;
 constexpr int32_t kConstraintGrain = 64;
 constexpr int32_t kGroupGrain = kConstraintGrain / 4;
 
-void IntegrateVelocities(SolverScratch* s, float h, float max_speed, int32_t begin,
-                         int32_t end) {
+void IntegrateVelocities(SolverScratch* s, float max_speed, int32_t begin, int32_t end) {
   const float max_speed_sq = max_speed * max_speed;
-  for (int32_t i = begin; i < end; ++i) {
-    SolverBody& b = s->bodies[i];
-    const SolverBodyParams& p = s->params[i];
+  SolverBody* bodies = s->bodies.data();
+  const SolverBodyParams* params = s->params.data();
+  int32_t i = begin;
+  // Four bodies at a time, each lane the scalar loop below operation for
+  // operation (the speed cap only where a lane needs it), so bit for bit
+  // the same wherever the blocks start.
+  const Float4 zero = Splat4(0.0f), max_speed4 = Splat4(max_speed);
+  const Float4 max_speed_sq4 = Splat4(max_speed_sq);
+  for (; i + 4 <= end; i += 4) {
+    const int32_t index[4] = {i, i + 1, i + 2, i + 3};
+    Bodies4 b;
+    GatherVelocities(bodies, index, &b);
+    // The params' rows, transposed the same way: kicks and inverse mass,
+    // then damping scales and inverse inertia.
+    const float* p = reinterpret_cast<const float*>(params + i);
+    Float4 kick_x = Load4(p), kick_y = Load4(p + 8), kick_w = Load4(p + 16),
+           inv_mass = Load4(p + 24);
+    Transpose4(&kick_x, &kick_y, &kick_w, &inv_mass);
+    Float4 linear_scale = Load4(p + 4), angular_scale = Load4(p + 12),
+           inv_inertia = Load4(p + 20), unused = Load4(p + 28);
+    Transpose4(&linear_scale, &angular_scale, &inv_inertia, &unused);
+    // Kinematic bodies keep their velocity.
+    const Mask4 dynamic = !(inv_mass == zero && inv_inertia == zero);
+    Float4 vx = (b.vx + kick_x) * linear_scale;
+    Float4 vy = (b.vy + kick_y) * linear_scale;
+    const Float4 w = (b.w + kick_w) * angular_scale;
+    const Float4 speed_sq = vx * vx + vy * vy;
+    const Mask4 fast = speed_sq > max_speed_sq4;
+    if (AnyLane(fast)) {
+      const Float4 cap = max_speed4 / Sqrt4(speed_sq);
+      vx = Select(fast, vx * cap, vx);
+      vy = Select(fast, vy * cap, vy);
+    }
+    b.vx = Select(dynamic, vx, b.vx);
+    b.vy = Select(dynamic, vy, b.vy);
+    b.w = Select(dynamic, w, b.w);
+    ScatterVelocities(bodies, index, b);
+  }
+  for (; i < end; ++i) {
+    SolverBody& b = bodies[i];
+    const SolverBodyParams& p = params[i];
     if (p.inv_mass == 0.0f && p.inv_inertia == 0.0f) continue;  // kinematic
     // v += h * (g + F/m), then implicit damping v /= 1 + h c.
-    Vec2 v = b.linear_velocity + h * (p.gravity + p.inv_mass * p.force);
-    float w = b.angular_velocity + h * p.inv_inertia * p.torque;
+    Vec2 v = b.linear_velocity + p.linear_kick;
+    float w = b.angular_velocity + p.angular_kick;
     v *= p.linear_damping_scale;
     w *= p.angular_damping_scale;
     const float speed_sq = LengthSquared(v);
@@ -420,7 +457,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         }
         break;
       case kIntegrateVelocities:
-        IntegrateVelocities(s, h, max_speed, begin, end);
+        IntegrateVelocities(s, max_speed, begin, end);
         break;
       case kWarmStartJoints:
         for (int32_t k = begin; k < end; ++k) {

@@ -64,6 +64,16 @@ ATOLL_INLINE void Scatter(SolverBody* bodies, const int32_t index[4], const uint
   if (moves[3] != 0) Store4(reinterpret_cast<float*>(bodies + index[3]), b.pad);
 }
 
+/// Writes back the velocities of all four bodies (the velocity
+/// integration, which leaves a kinematic body's as they were).
+ATOLL_INLINE void ScatterVelocities(SolverBody* bodies, const int32_t index[4], Bodies4 b) {
+  Transpose4(&b.vx, &b.vy, &b.w, &b.pad);
+  Store4(reinterpret_cast<float*>(bodies + index[0]), b.vx);
+  Store4(reinterpret_cast<float*>(bodies + index[1]), b.vy);
+  Store4(reinterpret_cast<float*>(bodies + index[2]), b.w);
+  Store4(reinterpret_cast<float*>(bodies + index[3]), b.pad);
+}
+
 /// Writes back the motion since the step began of all four bodies (the
 /// position integration, which moves every body).
 ATOLL_INLINE void ScatterMotion(SolverBody* bodies, const int32_t index[4], Bodies4 b) {
