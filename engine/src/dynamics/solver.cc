@@ -307,6 +307,7 @@ enum SolveStage : int32_t {
   kPrepareContacts,
   kPreparePins,
   kIntegrateVelocities,
+  kFirstWarmStartJoints,  // the first substep's: pins compute their geometry
   kWarmStartJoints,
   kWarmStartContacts,
   kSolveJoints,
@@ -408,7 +409,9 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   run.Add(kPreparePins, 0, pin_group_count, kGroupGrain, threads);
   for (int32_t i = 0; i < substeps; ++i) {
     run.Add(kIntegrateVelocities, 0, body_count, kBodyGrain, threads);
-    add_pass(kWarmStartJoints, kWarmStartContacts);
+    // Pins reuse the geometry of the last pass after a position update
+    // (PinGeometry): the step's first warm start has none to reuse.
+    add_pass(i == 0 ? kFirstWarmStartJoints : kWarmStartJoints, kWarmStartContacts);
     add_pass(kSolveJoints, kSolveContacts);
     run.Add(kIntegratePositions, 0, body_count, kBodyGrain, threads);
     add_pass(kRelaxJoints, kRelaxContacts);
@@ -459,26 +462,32 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
       case kIntegrateVelocities:
         IntegrateVelocities(s, max_speed, begin, end);
         break;
-      case kWarmStartJoints:
+      case kFirstWarmStartJoints:
+      case kWarmStartJoints: {
+        const PinGeometry geometry =
+            stage.tag == kFirstWarmStartJoints ? PinGeometry::kCompute : PinGeometry::kReuse;
         for (int32_t k = begin; k < end; ++k) {
           const int32_t item = joint_items[k];
           if (item >= 0) {
-            WarmStartPins(pins[item], bodies);
+            WarmStartPins(&pins[item], bodies, geometry);
           } else {
             WarmStartJoint(w, joints[~item], joint_frames[~item], bodies);
           }
         }
         break;
+      }
       case kWarmStartContacts:
         for (int32_t g = begin; g < end; ++g) WarmStartContacts(groups[g], bodies);
         break;
       case kSolveJoints:
       case kRelaxJoints: {
         const bool use_bias = stage.tag == kSolveJoints;
+        // The relax pass follows the position update.
+        const PinGeometry geometry = use_bias ? PinGeometry::kReuse : PinGeometry::kCompute;
         for (int32_t k = begin; k < end; ++k) {
           const int32_t item = joint_items[k];
           if (item >= 0) {
-            SolvePins(&pins[item], bodies, joint_context.rigid, use_bias);
+            SolvePins(&pins[item], bodies, joint_context.rigid, use_bias, geometry);
           } else {
             SolveJoint(w, joint_context, joints[~item], joint_frames[~item], bodies, use_bias);
           }

@@ -21,6 +21,42 @@ ATOLL_INLINE Anchor4 CurrentAnchor4(const Bodies4& b, Float4 x, Float4 y) {
   return {b.qc * x - b.qs * y, b.qs * x + b.qc * y};
 }
 
+// The current anchors and the effective mass at them (PinGroup::ra_x...).
+struct Geometry4 {
+  Anchor4 ra, rb;
+  Float4 k11, k12, k22, inv_det;
+};
+
+ATOLL_INLINE Geometry4 ComputeGeometry4(PinGroup* g, const Bodies4& a, const Bodies4& b) {
+  Geometry4 m;
+  m.ra = CurrentAnchor4(a, Load4(g->anchor_ax), Load4(g->anchor_ay));
+  m.rb = CurrentAnchor4(b, Load4(g->anchor_bx), Load4(g->anchor_by));
+  // PointConstraintMatrix at the current anchors (symmetric: k12 == k21).
+  const Float4 ia = Load4(g->inv_inertia_a), ib = Load4(g->inv_inertia_b);
+  const Float4 mass_sum = Load4(g->mass_sum);
+  const Anchor4 ra = m.ra, rb = m.rb;
+  m.k11 = (mass_sum + ia * ra.y * ra.y) + ib * rb.y * rb.y;
+  m.k12 = (-ia) * ra.x * ra.y - ib * rb.x * rb.y;
+  m.k22 = (mass_sum + ia * ra.x * ra.x) + ib * rb.x * rb.x;
+  // Solve22's inverse determinant, zero when singular (an unused lane).
+  const Float4 det = m.k11 * m.k22 - m.k12 * m.k12;
+  m.inv_det = Select(det == Splat4(0.0f), det, Splat4(1.0f) / det);
+  Store4(g->ra_x, m.ra.x);
+  Store4(g->ra_y, m.ra.y);
+  Store4(g->rb_x, m.rb.x);
+  Store4(g->rb_y, m.rb.y);
+  Store4(g->k11, m.k11);
+  Store4(g->k12, m.k12);
+  Store4(g->k22, m.k22);
+  Store4(g->inv_det, m.inv_det);
+  return m;
+}
+
+ATOLL_INLINE Geometry4 KeptGeometry4(const PinGroup& g) {
+  return {{Load4(g.ra_x), Load4(g.ra_y)}, {Load4(g.rb_x), Load4(g.rb_y)},
+          Load4(g.k11),  Load4(g.k12),  Load4(g.k22),  Load4(g.inv_det)};
+}
+
 // ApplyPointImpulse: -p at anchor ra on A, +p at anchor rb on B.
 ATOLL_INLINE void ApplyPointImpulse4(const PinGroup& g, Float4 px, Float4 py, Anchor4 ra,
                                      Anchor4 rb, Bodies4* a, Bodies4* b) {
@@ -67,13 +103,20 @@ void PreparePin(const JointFrame& f, int32_t static_slot, PinGroup* g, int32_t l
   g->impulse_y[lane] = f.pin_impulse.y;
 }
 
-void WarmStartPins(const PinGroup& g, SolverBody* bodies) {
+void WarmStartPins(PinGroup* group, SolverBody* bodies, PinGeometry geometry) {
+  PinGroup& g = *group;
   Bodies4 a, b;
-  Gather(bodies, g.index_a, &a);
-  Gather(bodies, g.index_b, &b);
-  const Anchor4 ra = CurrentAnchor4(a, Load4(g.anchor_ax), Load4(g.anchor_ay));
-  const Anchor4 rb = CurrentAnchor4(b, Load4(g.anchor_bx), Load4(g.anchor_by));
-  ApplyPointImpulse4(g, Load4(g.impulse_x), Load4(g.impulse_y), ra, rb, &a, &b);
+  Geometry4 m;
+  if (geometry == PinGeometry::kCompute) {
+    Gather(bodies, g.index_a, &a);
+    Gather(bodies, g.index_b, &b);
+    m = ComputeGeometry4(&g, a, b);
+  } else {
+    GatherVelocities(bodies, g.index_a, &a);
+    GatherVelocities(bodies, g.index_b, &b);
+    m = KeptGeometry4(g);
+  }
+  ApplyPointImpulse4(g, Load4(g.impulse_x), Load4(g.impulse_y), m.ra, m.rb, &a, &b);
   // WarmStartRevoluteJoint then applies the axial impulse, +0 for a pin:
   // A's w - 0 is w, but B's w + 0 turns a -0 into +0, and the scalar path
   // stores that.
@@ -82,13 +125,22 @@ void WarmStartPins(const PinGroup& g, SolverBody* bodies) {
   Scatter(bodies, g.index_b, g.moves_b, b);
 }
 
-void SolvePins(PinGroup* group, SolverBody* bodies, const Softness& rigid, bool use_bias) {
+void SolvePins(PinGroup* group, SolverBody* bodies, const Softness& rigid, bool use_bias,
+               PinGeometry geometry) {
   PinGroup& g = *group;
   Bodies4 a, b;
-  Gather(bodies, g.index_a, &a);
-  Gather(bodies, g.index_b, &b);
-  const Anchor4 ra = CurrentAnchor4(a, Load4(g.anchor_ax), Load4(g.anchor_ay));
-  const Anchor4 rb = CurrentAnchor4(b, Load4(g.anchor_bx), Load4(g.anchor_by));
+  // The motion since step start: for the rotations when computing, and for
+  // the separation when biased.
+  if (geometry == PinGeometry::kCompute || use_bias) {
+    Gather(bodies, g.index_a, &a);
+    Gather(bodies, g.index_b, &b);
+  } else {
+    GatherVelocities(bodies, g.index_a, &a);
+    GatherVelocities(bodies, g.index_b, &b);
+  }
+  const Geometry4 m =
+      geometry == PinGeometry::kCompute ? ComputeGeometry4(&g, a, b) : KeptGeometry4(g);
+  const Anchor4 ra = m.ra, rb = m.rb;
 
   // RelativeVelocity: (vb + Cross(wb, rb)) - (va + Cross(wa, ra)), with
   // Cross(w, r) = {-w * r.y, w * r.x}.
@@ -115,17 +167,9 @@ void SolvePins(PinGroup* group, SolverBody* bodies, const Softness& rigid, bool 
     impulse_scale = zero;
   }
 
-  // PointConstraintMatrix at the current anchors (symmetric: k12 == k21).
-  const Float4 ia = Load4(g.inv_inertia_a), ib = Load4(g.inv_inertia_b);
-  const Float4 mass_sum = Load4(g.mass_sum);
-  const Float4 k11 = (mass_sum + ia * ra.y * ra.y) + ib * rb.y * rb.y;
-  const Float4 k12 = (-ia) * ra.x * ra.y - ib * rb.x * rb.y;
-  const Float4 k22 = (mass_sum + ia * ra.x * ra.x) + ib * rb.x * rb.x;
-  // Solve22: Cramer's rule, zero when singular (an unused lane).
-  Float4 det = k11 * k22 - k12 * k12;
-  det = Select(det == Splat4(0.0f), det, Splat4(1.0f) / det);
-  const Float4 x = det * (k22 * rhs_x - k12 * rhs_y);
-  const Float4 y = det * (k11 * rhs_y - k12 * rhs_x);
+  // Solve22 by Cramer's rule.
+  const Float4 x = m.inv_det * (m.k22 * rhs_x - m.k12 * rhs_y);
+  const Float4 y = m.inv_det * (m.k11 * rhs_y - m.k12 * rhs_x);
 
   const Float4 acc_x = Load4(g.impulse_x), acc_y = Load4(g.impulse_y);
   const Float4 px = (-mass_scale) * x - impulse_scale * acc_x;

@@ -45,7 +45,22 @@ struct PinGroup {
   float delta_center_x[4], delta_center_y[4];
   /// RevoluteJoint::linear_impulse, accumulated here during the step.
   float impulse_x[4], impulse_y[4];
+  /// The current anchors (anchor_* rotated by each body's turn since step
+  /// start) and the effective mass at them (PointConstraintMatrix, k12 ==
+  /// k21, and Solve22's inverse determinant), kept by the last pass that
+  /// computed them (PinGeometry).
+  float ra_x[4], ra_y[4], rb_x[4], rb_y[4];
+  float k11[4], k12[4], k22[4], inv_det[4];
 };
+
+/// Whether a pass computes the pins' current anchors and effective mass
+/// from the bodies' rotations, keeping them in the group (kCompute), or
+/// takes the ones kept (kReuse). Only the position update turns the bodies,
+/// so after it the first pass computes, and until the next one the passes
+/// may reuse: bit for bit what computing again would give. Per substep
+/// that saves two of three computations (the relax pass computes for
+/// itself and the next substep's warm start and solve).
+enum class PinGeometry { kCompute, kReuse };
 
 /// Makes lane `lane` of `group` unused (its bodies: `static_slot`).
 void ClearPinLane(PinGroup* group, int32_t lane, int32_t static_slot);
@@ -62,12 +77,13 @@ void PreparePin(const JointFrame& frame, int32_t static_slot, PinGroup* group, i
 // concurrently.
 
 /// Applies the accumulated impulses (warm start): WarmStartRevoluteJoint.
-void WarmStartPins(const PinGroup& group, SolverBody* bodies);
+void WarmStartPins(PinGroup* group, SolverBody* bodies, PinGeometry geometry);
 
 /// One Gauss-Seidel iteration of the group's pins: SolveRevoluteJoint with
 /// `rigid` the joint context's softness, with (use_bias) or without
 /// position correction.
-void SolvePins(PinGroup* group, SolverBody* bodies, const Softness& rigid, bool use_bias);
+void SolvePins(PinGroup* group, SolverBody* bodies, const Softness& rigid, bool use_bias,
+               PinGeometry geometry);
 
 /// Writes the impulse of lane `lane` back into its joint `joint`, for the
 /// joint reaction and next step's warm start.

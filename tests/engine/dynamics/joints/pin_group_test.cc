@@ -1,6 +1,7 @@
 // Pins solved four at a time (dynamics/joints/pin_group.h) must equal the
 // scalar revolute joint bit for bit: warm start, biased solve and relax,
-// with a static, a kinematic and a -0 velocity among the bodies.
+// computing or reusing their geometry as the solver does, with a static, a
+// kinematic and a -0 velocity among the bodies.
 
 #include "dynamics/joints/pin_group.h"
 
@@ -118,19 +119,48 @@ TEST(PinGroupTest, FourPinsEqualTheScalarRevoluteJointBitForBit) {
           << pass << ", slot " << i;
     }
   };
-  WarmStartPins(group, wide.data());
-  for (int32_t k = 0; k < 4; ++k) WarmStartJoint(&w, joints[k], frames[k], scalar.data());
-  expect_equal("warm start");
-  SolvePins(&group, wide.data(), ctx.rigid, /*use_bias=*/true);
-  for (int32_t k = 0; k < 4; ++k) {
-    SolveJoint(&w, ctx, joints[k], frames[k], scalar.data(), /*use_bias=*/true);
-  }
-  expect_equal("solve");
-  SolvePins(&group, wide.data(), ctx.rigid, /*use_bias=*/false);
-  for (int32_t k = 0; k < 4; ++k) {
-    SolveJoint(&w, ctx, joints[k], frames[k], scalar.data(), /*use_bias=*/false);
-  }
-  expect_equal("relax");
+  // Two substeps' passes in the solver's order, the pins computing their
+  // geometry after each position update and reusing it until the next.
+  auto warm_start = [&](PinGeometry geometry) {
+    WarmStartPins(&group, wide.data(), geometry);
+    for (int32_t k = 0; k < 4; ++k) WarmStartJoint(&w, joints[k], frames[k], scalar.data());
+  };
+  auto solve = [&](bool use_bias, PinGeometry geometry) {
+    SolvePins(&group, wide.data(), ctx.rigid, use_bias, geometry);
+    for (int32_t k = 0; k < 4; ++k) {
+      SolveJoint(&w, ctx, joints[k], frames[k], scalar.data(), use_bias);
+    }
+  };
+  // The same motion for both: turn and move every body, or push it.
+  auto integrate = [&](bool positions) {
+    for (int32_t i = 0; i < static_slot; ++i) {
+      const float h = 1.0f / 240.0f;
+      for (std::vector<SolverBody>* v : {&wide, &scalar}) {
+        SolverBody& b = (*v)[i];
+        if (positions) {
+          b.delta_position = MulAdd(b.delta_position, h, b.linear_velocity);
+          b.delta_rotation = IntegrateRotation(b.delta_rotation, h * b.angular_velocity);
+        } else {
+          b.linear_velocity += Vec2{0.0f, -10.0f * h};
+        }
+      }
+    }
+  };
+  warm_start(PinGeometry::kCompute);
+  expect_equal("first warm start");
+  solve(/*use_bias=*/true, PinGeometry::kReuse);
+  expect_equal("first solve");
+  integrate(/*positions=*/true);
+  solve(/*use_bias=*/false, PinGeometry::kCompute);
+  expect_equal("first relax");
+  integrate(/*positions=*/false);
+  warm_start(PinGeometry::kReuse);
+  expect_equal("second warm start");
+  solve(/*use_bias=*/true, PinGeometry::kReuse);
+  expect_equal("second solve");
+  integrate(/*positions=*/true);
+  solve(/*use_bias=*/false, PinGeometry::kCompute);
+  expect_equal("second relax");
   EXPECT_NE(std::memcmp(&wide[0], &bodies[0], sizeof(SolverBody)), 0) << "nothing moved";
   for (int32_t lane = 0; lane < 4; ++lane) {
     const Vec2 impulse = std::get<RevoluteJoint>(w.joints[joints[lane]].data).linear_impulse;
