@@ -58,6 +58,9 @@ namespace {
 // A body's pose and solver slot as a joint sees it; the world frame for a
 // missing body.
 struct Side {
+  bool enabled = true;
+  /// A dynamic body in the solver.
+  bool moves = false;
   int32_t solver_index = kNullIndex;
   float inv_mass = 0.0f;
   float inv_inertia = 0.0f;
@@ -66,29 +69,27 @@ struct Side {
   Rot rotation;
 };
 
-Side SideOf(const WorldState& w, int32_t body) {
+// Inlined: PrepareJoints reads both sides of every joint, every step.
+[[gnu::always_inline]] inline Side SideOf(const WorldState& w, int32_t body) {
   Side side;
   if (body == kNullIndex) return side;
   const Body& b = w.bodies[body];
+  side.enabled = b.enabled;
   side.center = b.center;
   side.local_center = b.local_center;
   side.rotation = b.transform.q;
   side.solver_index = b.solver_index;
-  if (b.solver_index != kNullIndex && b.type == BodyType::kDynamic) {
+  side.moves = b.solver_index != kNullIndex && b.type == BodyType::kDynamic;
+  if (side.moves) {
     side.inv_mass = b.inv_mass;
     side.inv_inertia = b.inv_inertia;
   }
   return side;
 }
 
-bool Participates(const WorldState& w, const Joint& j) {
-  const bool a_enabled = j.body_a == kNullIndex || w.bodies[j.body_a].enabled;
-  if (!a_enabled || !w.bodies[j.body_b].enabled) return false;
-  auto moves = [&w](int32_t body) {
-    return body != kNullIndex && w.bodies[body].solver_index != kNullIndex &&
-           w.bodies[body].type == BodyType::kDynamic;
-  };
-  return moves(j.body_a) || moves(j.body_b);
+// Both bodies enabled, and at least one a dynamic body in the solver.
+bool Participates(const Side& a, const Side& b) {
+  return a.enabled && b.enabled && (a.moves || b.moves);
 }
 
 inline SolverBody Load(const SolverBody* bodies, int32_t index) {
@@ -113,10 +114,10 @@ void PrepareJoints(WorldState* w, const JointContext& ctx, std::vector<int32_t>*
   for (int32_t i = 0; i < w->joint_ids.Capacity(); ++i) {
     if (!w->joint_ids.IsAlive(i)) continue;
     Joint& j = w->joints[i];
-    if (!Participates(*w, j)) continue;
-    joints->push_back(i);
     const Side a = SideOf(*w, j.body_a);
     const Side b = SideOf(*w, j.body_b);
+    if (!Participates(a, b)) continue;
+    joints->push_back(i);
     JointFrame& f = frames->emplace_back();
     f.index_a = a.solver_index;
     f.index_b = b.solver_index;
