@@ -13,6 +13,7 @@
 #define ATOLL_DYNAMICS_SOLVER_BODY4_H_
 
 #include <cstdint>
+#include <cstring>
 
 #include "core/float4.h"
 #include "dynamics/solver_body.h"
@@ -58,6 +59,16 @@ ATOLL_INLINE void Gather(const SolverBody* bodies, const int32_t index[4], Bodie
 ATOLL_INLINE void Scatter(SolverBody* bodies, const int32_t index[4], const uint8_t moves[4],
                           Bodies4 b) {
   Transpose4(&b.vx, &b.vy, &b.w, &b.pad);
+  // Usually every lane moves its body: one test instead of four.
+  uint32_t all;
+  std::memcpy(&all, moves, sizeof(all));
+  if (all == 0x01010101u) {
+    Store4(reinterpret_cast<float*>(bodies + index[0]), b.vx);
+    Store4(reinterpret_cast<float*>(bodies + index[1]), b.vy);
+    Store4(reinterpret_cast<float*>(bodies + index[2]), b.w);
+    Store4(reinterpret_cast<float*>(bodies + index[3]), b.pad);
+    return;
+  }
   if (moves[0] != 0) Store4(reinterpret_cast<float*>(bodies + index[0]), b.vx);
   if (moves[1] != 0) Store4(reinterpret_cast<float*>(bodies + index[1]), b.vy);
   if (moves[2] != 0) Store4(reinterpret_cast<float*>(bodies + index[2]), b.w);
