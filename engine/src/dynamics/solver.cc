@@ -302,6 +302,30 @@ void LayOutJoints(SolverScratch* s) {
   s->pin_groups.resize(static_cast<size_t>(groups));
 }
 
+// Records, per joint of the solve, the solver slots of the bodies it moves
+// (-1 for one it does not) and whether it is a pin: everything the joint
+// colouring and LayOutJoints read. Returns whether the record is last
+// step's (and there are joints).
+bool UpdateJointLayoutKey(SolverScratch* s) {
+  const size_t count = s->joint_frames.size();
+  std::vector<int32_t>& key = s->joint_layout_key;
+  bool same = count > 0 && key.size() == 3 * count;
+  key.resize(3 * count);
+  for (size_t k = 0; k < count; ++k) {
+    const JointFrame& f = s->joint_frames[k];
+    const int32_t record[3] = {
+        ConstraintMoves(f.index_a, f.inv_mass_a, f.inv_inertia_a) ? f.index_a : -1,
+        ConstraintMoves(f.index_b, f.inv_mass_b, f.inv_inertia_b) ? f.index_b : -1,
+        f.pin ? 1 : 0};
+    int32_t* kept = &key[3 * k];
+    same = same && kept[0] == record[0] && kept[1] == record[1] && kept[2] == record[2];
+    kept[0] = record[0];
+    kept[1] = record[1];
+    kept[2] = record[2];
+  }
+  return same;
+}
+
 // What each stage of the solve does (StageRunner::Stage::tag).
 enum SolveStage : int32_t {
   kPrepareContacts,
@@ -358,17 +382,17 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   // Colour joints and contacts separately, so every pass still solves all
   // joints before any contact.
   const int32_t body_count = static_cast<int32_t>(s->bodies.size());
-  s->joint_colours.Colour(
-      static_cast<int32_t>(s->joints.size()), body_count,
-      [s](int32_t k, int32_t slots[2]) {
-        const JointFrame& f = s->joint_frames[k];
-        slots[0] = ConstraintMoves(f.index_a, f.inv_mass_a, f.inv_inertia_a)
-                       ? f.index_a
-                       : -1;
-        slots[1] = ConstraintMoves(f.index_b, f.inv_mass_b, f.inv_inertia_b)
-                       ? f.index_b
-                       : -1;
-      });
+  // The joints' colouring and layout are a function of what
+  // UpdateJointLayoutKey records alone: while that stays the same (a
+  // mobile, a net, a ragdoll swinging awake), last step's are this step's.
+  if (!UpdateJointLayoutKey(s)) {
+    s->joint_colours.Colour(static_cast<int32_t>(s->joints.size()), body_count,
+                            [s](int32_t k, int32_t slots[2]) {
+                              slots[0] = s->joint_layout_key[3 * k];
+                              slots[1] = s->joint_layout_key[3 * k + 1];
+                            });
+    LayOutJoints(s);
+  }
   s->contact_colours.Colour(static_cast<int32_t>(s->touching_contacts.size()), body_count,
                             [w, s](int32_t k, int32_t slots[2]) {
                               const Contact& c = w->contacts[s->touching_contacts[k]];
@@ -387,7 +411,6 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   // bodies outside the solve by one more slot after the bodies, which holds
   // the static stand-in (never written: no constraint moves it).
   LayOutContactGroups(s);
-  LayOutJoints(s);
   const int32_t static_slot = body_count;
   s->bodies.push_back(kStaticSolverBody);
 

@@ -59,6 +59,10 @@ struct SolverScratch {
   /// position in those arrays).
   ConstraintColours joint_colours;
   ConstraintColours contact_colours;
+  /// Per joint of the last colouring: the solver slots of the bodies it
+  /// moves and whether it is a pin (three ints), to tell when the joint
+  /// colouring and layout can be kept.
+  std::vector<int32_t> joint_layout_key;
   /// The step's chain of parallel stages.
   StageRunner stages;
 };

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "atoll/random.h"
+#include "atoll/snapshot.h"
 #include "engine/dynamics/joints/joint_test_util.h"
 #include "world/world_state.h"
 
@@ -190,6 +191,68 @@ TEST(PinGroupTest, OnlyBareRevoluteJointsArePins) {
   weld.body_a = a;
   weld.body_b = b;
   EXPECT_FALSE(IsPin(world->state().joints[world->CreateWeldJoint(weld).value().index]));
+}
+
+// The solver keeps last step's joint colouring and pin groups while the
+// joints and their bodies' slots stay the same. A joint that stops or
+// starts being a pin, or goes, must be laid out anew: a world stepped on
+// must match one restored from a snapshot (fresh solver scratch) at once
+// after each change.
+TEST(PinGroupTest, LayoutFollowsJointChangesBetweenSteps) {
+  WorldDef def;
+  def.enable_sleep = false;
+  auto world = MakeWorld(def);
+  Random rng(5);
+  const BodyId anchor = world->CreateBody(BodyDef{}).value();
+  std::vector<BodyId> links;
+  std::vector<JointId> joints;
+  BodyId previous = anchor;
+  // Longer than ConstraintColours::kColourCount, so colours come round.
+  for (int32_t i = 0; i < 40; ++i) {
+    const BodyId link = AddBody(world.get(), &rng, {static_cast<float>(i) + 0.5f, 0.0f});
+    RevoluteJointDef jd;
+    jd.body_a = previous;
+    jd.body_b = link;
+    const Vec2 pivot{static_cast<float>(i), 0.0f};
+    jd.local_anchor_a = testing::LocalPoint(*world, previous, pivot);
+    jd.local_anchor_b = testing::LocalPoint(*world, link, pivot);
+    joints.push_back(world->CreateRevoluteJoint(jd).value());
+    links.push_back(link);
+    previous = link;
+  }
+  auto expect_same_after_restore = [&](const char* change) {
+    auto restored = LoadSnapshot(SaveSnapshot(*world)).value();
+    for (int32_t step = 0; step < 5; ++step) {
+      ASSERT_TRUE(world->Step(1.0f / 60.0f).ok());
+      ASSERT_TRUE(restored->Step(1.0f / 60.0f).ok());
+    }
+    EXPECT_EQ(HashWorld(*world), HashWorld(*restored)) << change;
+  };
+  testing::StepN(world.get(), 10);
+  expect_same_after_restore("pins only");
+  // A reached limit: no longer a pin.
+  ASSERT_TRUE(world->SetLimits(joints[3], 0.5f, 0.6f).ok());
+  ASSERT_TRUE(world->EnableLimit(joints[3], true).ok());
+  expect_same_after_restore("limit enabled");
+  ASSERT_TRUE(world->EnableLimit(joints[3], false).ok());
+  expect_same_after_restore("limit disabled");
+  ASSERT_TRUE(world->DestroyJoint(joints[5]).ok());
+  expect_same_after_restore("joint destroyed");
+  RevoluteJointDef jd;
+  jd.body_a = links[4];
+  jd.body_b = links[5];
+  jd.local_anchor_b = testing::LocalPoint(*world, links[5], world->GetBody(links[4])->world_center);
+  ASSERT_TRUE(world->CreateRevoluteJoint(jd).ok());
+  expect_same_after_restore("joint created");
+  // As many joints as before, one on other bodies: a second pin on links
+  // 31 and 32, where joint 31, of joint 7's colour, holds link 31 too.
+  ASSERT_TRUE(world->DestroyJoint(joints[7]).ok());
+  jd.body_a = links[31];
+  jd.body_b = links[32];
+  jd.local_anchor_a = {0.0f, 0.0f};
+  jd.local_anchor_b = testing::LocalPoint(*world, links[32], world->GetBody(links[31])->world_center);
+  ASSERT_TRUE(world->CreateRevoluteJoint(jd).ok());
+  expect_same_after_restore("joint replaced");
 }
 
 }  // namespace
