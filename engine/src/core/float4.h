@@ -1,15 +1,18 @@
-// Atoll — four floats processed as one: the lanes of the wide contact solver.
+// Atoll — four floats processed as one: the lanes of the wide solver loops
+// (contacts, pins, body integration).
 //
 // Every operation here is one IEEE-754 single-precision operation per lane
-// (add, subtract, multiply, compare, select, sign flip), so a lane computes
-// bit for bit what the same expression computes on a float, and results do
-// not depend on whether SSE2 or the portable fallback is compiled. There is
-// deliberately no min/max: the engine's Min/Max are "a < b ? a : b", which
-// callers write as a compare and a Select, exactly.
+// (add, subtract, multiply, divide, square root, compare, select, sign
+// flip), so a lane computes bit for bit what the same expression computes
+// on a float, and results do not depend on whether SSE2 or the portable
+// fallback is compiled. There is deliberately no min/max: the engine's
+// Min/Max are "a < b ? a : b", which callers write as a compare and a
+// Select, exactly.
 
 #ifndef ATOLL_CORE_FLOAT4_H_
 #define ATOLL_CORE_FLOAT4_H_
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -48,6 +51,12 @@ inline Float4 operator-(Float4 a, Float4 b) {
 }
 inline Float4 operator*(Float4 a, Float4 b) {
   return internal::Lanes<Float4>([&](int i) { return a.v[i] * b.v[i]; });
+}
+inline Float4 operator/(Float4 a, Float4 b) {
+  return internal::Lanes<Float4>([&](int i) { return a.v[i] / b.v[i]; });
+}
+inline Float4 Sqrt4(Float4 a) {
+  return internal::Lanes<Float4>([&](int i) { return std::sqrt(a.v[i]); });
 }
 inline Float4 operator-(Float4 a) {
   return internal::Lanes<Float4>([&](int i) { return -a.v[i]; });
@@ -105,6 +114,10 @@ inline void Store4(float* p, Float4 a) { _mm_storeu_ps(p, a.v); }
 inline Float4 operator+(Float4 a, Float4 b) { return {_mm_add_ps(a.v, b.v)}; }
 inline Float4 operator-(Float4 a, Float4 b) { return {_mm_sub_ps(a.v, b.v)}; }
 inline Float4 operator*(Float4 a, Float4 b) { return {_mm_mul_ps(a.v, b.v)}; }
+/// Correctly rounded, like a float division.
+inline Float4 operator/(Float4 a, Float4 b) { return {_mm_div_ps(a.v, b.v)}; }
+/// Correctly rounded, like std::sqrt on a float (atoll/math.h's Sqrt).
+inline Float4 Sqrt4(Float4 a) { return {_mm_sqrt_ps(a.v)}; }
 /// Flips the sign bit, like unary minus on a float.
 inline Float4 operator-(Float4 a) { return {_mm_xor_ps(a.v, _mm_set1_ps(-0.0f))}; }
 inline Mask4 operator<(Float4 a, Float4 b) { return {_mm_cmplt_ps(a.v, b.v)}; }
@@ -142,6 +155,7 @@ using float4_impl::Mask4;
 using float4_impl::MaskFromLanes;
 using float4_impl::Select;
 using float4_impl::Splat4;
+using float4_impl::Sqrt4;
 using float4_impl::Store4;
 using float4_impl::Transpose4;
 

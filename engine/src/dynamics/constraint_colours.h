@@ -107,6 +107,8 @@ class ConstraintColours {
   const std::vector<int32_t>& order() const { return order_; }
   /// Where constraint i is in order().
   int32_t Position(int32_t i) const { return position_[i]; }
+  /// The colour of constraint i (kColourCount: the overflow).
+  int32_t ColourOf(int32_t i) const { return colour_of_[i]; }
 
   /// Where each colour's constraints begin in order() (the overflow's at
   /// kColourCount, the end at kColourCount + 1).

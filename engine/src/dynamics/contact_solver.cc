@@ -6,53 +6,11 @@
 #include "core/float4.h"
 #include "dynamics/constraint_colours.h"
 #include "dynamics/island.h"
+#include "dynamics/solver_body4.h"
 #include "world/world_state.h"
 
 namespace atl {
 namespace {
-
-// The solver state of the four bodies on one side of a group, one lane per
-// constraint (SolverBody's fields as columns).
-struct Bodies4 {
-  Float4 vx, vy, w, pad;
-  Float4 dpx, dpy, qc, qs;
-};
-
-static_assert(sizeof(SolverBody) == 8 * sizeof(float), "SolverBody is eight floats");
-
-#define ATOLL_INLINE inline __attribute__((always_inline))
-
-// Reads the velocities of four bodies (every lane names a slot; the static
-// stand-in has its own).
-ATOLL_INLINE void GatherVelocities(const SolverBody* bodies, const int32_t index[4], Bodies4* b) {
-  b->vx = Load4(reinterpret_cast<const float*>(bodies + index[0]));
-  b->vy = Load4(reinterpret_cast<const float*>(bodies + index[1]));
-  b->w = Load4(reinterpret_cast<const float*>(bodies + index[2]));
-  b->pad = Load4(reinterpret_cast<const float*>(bodies + index[3]));
-  Transpose4(&b->vx, &b->vy, &b->w, &b->pad);
-}
-
-// Reads the velocities and the motion since the step began.
-ATOLL_INLINE void Gather(const SolverBody* bodies, const int32_t index[4], Bodies4* b) {
-  GatherVelocities(bodies, index, b);
-  b->dpx = Load4(reinterpret_cast<const float*>(bodies + index[0]) + 4);
-  b->dpy = Load4(reinterpret_cast<const float*>(bodies + index[1]) + 4);
-  b->qc = Load4(reinterpret_cast<const float*>(bodies + index[2]) + 4);
-  b->qs = Load4(reinterpret_cast<const float*>(bodies + index[3]) + 4);
-  Transpose4(&b->dpx, &b->dpy, &b->qc, &b->qs);
-}
-
-// Writes back the velocities of the bodies the constraints move; a body
-// only read (static, kinematic) is shared by many constraints at once
-// (constraint_colours.h). The contact passes change nothing but velocities.
-ATOLL_INLINE void Scatter(SolverBody* bodies, const int32_t index[4], const uint8_t moves[4],
-                          Bodies4 b) {
-  Transpose4(&b.vx, &b.vy, &b.w, &b.pad);
-  if (moves[0] != 0) Store4(reinterpret_cast<float*>(bodies + index[0]), b.vx);
-  if (moves[1] != 0) Store4(reinterpret_cast<float*>(bodies + index[1]), b.vy);
-  if (moves[2] != 0) Store4(reinterpret_cast<float*>(bodies + index[2]), b.w);
-  if (moves[3] != 0) Store4(reinterpret_cast<float*>(bodies + index[3]), b.pad);
-}
 
 // The velocity of a body's anchor point r: v + w x r.
 struct Velocity4 {

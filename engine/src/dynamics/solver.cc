@@ -1,16 +1,20 @@
 #include "dynamics/solver.h"
 
+#include <array>
+
 #include "atoll/assert.h"
 #include "atoll/executor.h"
 #include "dynamics/island.h"
 #include "dynamics/joints/joint.h"
+#include "dynamics/solver_body4.h"
 #include "world/world_state.h"
 
 namespace atl {
 namespace {
 
 // Awake kinematic and dynamic bodies get solver slots, in body index order.
-void GatherBodies(WorldState* w, float time_step, SolverScratch* s) {
+// `h` is the substep.
+void GatherBodies(WorldState* w, float h, SolverScratch* s) {
   s->awake_bodies.clear();
   s->bodies.clear();
   s->params.clear();
@@ -29,16 +33,19 @@ void GatherBodies(WorldState* w, float time_step, SolverScratch* s) {
     if (b.type == BodyType::kDynamic) {
       p.inv_mass = b.inv_mass;
       p.inv_inertia = b.inv_inertia;
-      p.gravity = b.gravity_scale * w->def.gravity;
-      p.force = b.force;
-      p.torque = b.torque;
+      const Vec2 gravity = b.gravity_scale * w->def.gravity;
+      p.linear_kick = h * (gravity + p.inv_mass * b.force);
+      p.angular_kick = h * p.inv_inertia * b.torque;
     }
-    p.linear_damping = b.linear_damping;
-    p.angular_damping = b.angular_damping;
+    // Undamped (the usual case): the scale is 1 / (1 + h * 0), exactly 1,
+    // without the division.
+    if (b.linear_damping != 0.0f) p.linear_damping_scale = 1.0f / (1.0f + h * b.linear_damping);
+    if (b.angular_damping != 0.0f) {
+      p.angular_damping_scale = 1.0f / (1.0f + h * b.angular_damping);
+    }
     b.center0 = b.center;
     b.rotation0 = b.transform.q;
   }
-  (void)time_step;
 }
 
 // Grains of the parallel stages: enough work per block to pay for claiming
@@ -47,18 +54,55 @@ constexpr int32_t kBodyGrain = 256;
 constexpr int32_t kConstraintGrain = 64;
 constexpr int32_t kGroupGrain = kConstraintGrain / 4;
 
-void IntegrateVelocities(SolverScratch* s, float h, float max_speed, int32_t begin,
-                         int32_t end) {
+void IntegrateVelocities(SolverScratch* s, float max_speed, int32_t begin, int32_t end) {
   const float max_speed_sq = max_speed * max_speed;
-  for (int32_t i = begin; i < end; ++i) {
-    SolverBody& b = s->bodies[i];
-    const SolverBodyParams& p = s->params[i];
+  SolverBody* bodies = s->bodies.data();
+  const SolverBodyParams* params = s->params.data();
+  int32_t i = begin;
+  // Four bodies at a time, each lane the scalar loop below operation for
+  // operation (the speed cap only where a lane needs it), so bit for bit
+  // the same wherever the blocks start.
+  const Float4 zero = Splat4(0.0f), max_speed4 = Splat4(max_speed);
+  const Float4 max_speed_sq4 = Splat4(max_speed_sq);
+  for (; i + 4 <= end; i += 4) {
+    const int32_t index[4] = {i, i + 1, i + 2, i + 3};
+    Bodies4 b;
+    GatherVelocities(bodies, index, &b);
+    // The params' rows, transposed the same way: kicks and inverse mass,
+    // then damping scales and inverse inertia.
+    const float* p = reinterpret_cast<const float*>(params + i);
+    Float4 kick_x = Load4(p), kick_y = Load4(p + 8), kick_w = Load4(p + 16),
+           inv_mass = Load4(p + 24);
+    Transpose4(&kick_x, &kick_y, &kick_w, &inv_mass);
+    Float4 linear_scale = Load4(p + 4), angular_scale = Load4(p + 12),
+           inv_inertia = Load4(p + 20), unused = Load4(p + 28);
+    Transpose4(&linear_scale, &angular_scale, &inv_inertia, &unused);
+    // Kinematic bodies keep their velocity.
+    const Mask4 dynamic = !(inv_mass == zero && inv_inertia == zero);
+    Float4 vx = (b.vx + kick_x) * linear_scale;
+    Float4 vy = (b.vy + kick_y) * linear_scale;
+    const Float4 w = (b.w + kick_w) * angular_scale;
+    const Float4 speed_sq = vx * vx + vy * vy;
+    const Mask4 fast = speed_sq > max_speed_sq4;
+    if (AnyLane(fast)) {
+      const Float4 cap = max_speed4 / Sqrt4(speed_sq);
+      vx = Select(fast, vx * cap, vx);
+      vy = Select(fast, vy * cap, vy);
+    }
+    b.vx = Select(dynamic, vx, b.vx);
+    b.vy = Select(dynamic, vy, b.vy);
+    b.w = Select(dynamic, w, b.w);
+    ScatterVelocities(bodies, index, b);
+  }
+  for (; i < end; ++i) {
+    SolverBody& b = bodies[i];
+    const SolverBodyParams& p = params[i];
     if (p.inv_mass == 0.0f && p.inv_inertia == 0.0f) continue;  // kinematic
     // v += h * (g + F/m), then implicit damping v /= 1 + h c.
-    Vec2 v = b.linear_velocity + h * (p.gravity + p.inv_mass * p.force);
-    float w = b.angular_velocity + h * p.inv_inertia * p.torque;
-    v *= 1.0f / (1.0f + h * p.linear_damping);
-    w *= 1.0f / (1.0f + h * p.angular_damping);
+    Vec2 v = b.linear_velocity + p.linear_kick;
+    float w = b.angular_velocity + p.angular_kick;
+    v *= p.linear_damping_scale;
+    w *= p.angular_damping_scale;
     const float speed_sq = LengthSquared(v);
     if (speed_sq > max_speed_sq) v *= max_speed / Sqrt(speed_sq);
     b.linear_velocity = v;
@@ -67,8 +111,29 @@ void IntegrateVelocities(SolverScratch* s, float h, float max_speed, int32_t beg
 }
 
 void IntegratePositions(SolverScratch* s, float h, int32_t begin, int32_t end) {
-  for (int32_t i = begin; i < end; ++i) {
-    SolverBody& b = s->bodies[i];
+  SolverBody* bodies = s->bodies.data();
+  int32_t i = begin;
+  // Four bodies at a time, each lane the scalar loop below operation for
+  // operation (MulAdd, then IntegrateRotation's NormalizeRot), so bit for
+  // bit the same wherever the blocks start.
+  const Float4 h4 = Splat4(h), zero = Splat4(0.0f), one = Splat4(1.0f);
+  for (; i + 4 <= end; i += 4) {
+    const int32_t index[4] = {i, i + 1, i + 2, i + 3};
+    Bodies4 b;
+    Gather(bodies, index, &b);
+    b.dpx = b.dpx + h4 * b.vx;
+    b.dpy = b.dpy + h4 * b.vy;
+    const Float4 turn = h4 * b.w;
+    const Float4 c = b.qc - turn * b.qs;
+    const Float4 sn = b.qs + turn * b.qc;
+    const Float4 mag = Sqrt4(c * c + sn * sn);
+    const Float4 inv = Select(mag > zero, one / mag, zero);
+    b.qc = c * inv;
+    b.qs = sn * inv;
+    ScatterMotion(bodies, index, b);
+  }
+  for (; i < end; ++i) {
+    SolverBody& b = bodies[i];
     b.delta_position = MulAdd(b.delta_position, h, b.linear_velocity);
     b.delta_rotation = IntegrateRotation(b.delta_rotation, h * b.angular_velocity);
   }
@@ -192,10 +257,81 @@ void LayOutContactGroups(SolverScratch* s) {
   for (int32_t k = 0; k < count; ++k) s->contact_position_of_slot[s->contact_slot_of_position[k]] = k;
 }
 
+// Lays the joint passes out (SolverScratch::joint_items): in each colour
+// the pins four to a group, then the other joints one by one. The order
+// within a colour is free (its joints share no body they move), so both
+// are taken in joint order, which walks the frames front to back here and
+// again when the groups are built; the overflow's joints do share bodies,
+// and stay scalar in joint order.
+void LayOutJoints(SolverScratch* s) {
+  constexpr int32_t kColours = ConstraintColours::kColourCount;
+  const ConstraintColours& colours = s->joint_colours;
+  const std::vector<JointFrame>& frames = s->joint_frames;
+  const int32_t count = static_cast<int32_t>(s->joints.size());
+  auto grouped = [&](int32_t k) { return frames[k].pin && colours.ColourOf(k) < kColours; };
+  std::array<int32_t, kColours + 1> pins{}, others{};
+  for (int32_t k = 0; k < count; ++k) ++(grouped(k) ? pins : others)[colours.ColourOf(k)];
+  // Per colour: its groups' first lane slot, and where its other joints'
+  // items go (after its groups' items).
+  std::array<int32_t, kColours + 1> next_slot{}, next_other{};
+  int32_t items = 0, groups = 0;
+  s->joint_items.clear();
+  for (int32_t c = 0; c <= kColours; ++c) {
+    s->joint_item_starts[c] = items;
+    const int32_t colour_groups = (pins[c] + 3) / 4;
+    for (int32_t g = 0; g < colour_groups; ++g) s->joint_items.push_back(groups + g);
+    s->joint_items.resize(s->joint_items.size() + others[c]);
+    next_slot[c] = groups * 4;
+    next_other[c] = items + colour_groups;
+    groups += colour_groups;
+    items += colour_groups + others[c];
+  }
+  s->joint_item_starts[kColours + 1] = items;
+  s->pin_position_of_slot.assign(static_cast<size_t>(groups) * 4, -1);
+  s->pin_slot_of_position.assign(static_cast<size_t>(count), -1);
+  for (int32_t k = 0; k < count; ++k) {
+    const int32_t c = colours.ColourOf(k);
+    if (grouped(k)) {
+      const int32_t slot = next_slot[c]++;
+      s->pin_position_of_slot[slot] = k;
+      s->pin_slot_of_position[k] = slot;
+    } else {
+      s->joint_items[next_other[c]++] = ~k;
+    }
+  }
+  s->pin_groups.resize(static_cast<size_t>(groups));
+}
+
+// Records, per joint of the solve, the solver slots of the bodies it moves
+// (-1 for one it does not) and whether it is a pin: everything the joint
+// colouring and LayOutJoints read. Returns whether the record is last
+// step's (and there are joints).
+bool UpdateJointLayoutKey(SolverScratch* s) {
+  const size_t count = s->joint_frames.size();
+  std::vector<int32_t>& key = s->joint_layout_key;
+  bool same = count > 0 && key.size() == 3 * count;
+  key.resize(3 * count);
+  for (size_t k = 0; k < count; ++k) {
+    const JointFrame& f = s->joint_frames[k];
+    const int32_t record[3] = {
+        ConstraintMoves(f.index_a, f.inv_mass_a, f.inv_inertia_a) ? f.index_a : -1,
+        ConstraintMoves(f.index_b, f.inv_mass_b, f.inv_inertia_b) ? f.index_b : -1,
+        f.pin ? 1 : 0};
+    int32_t* kept = &key[3 * k];
+    same = same && kept[0] == record[0] && kept[1] == record[1] && kept[2] == record[2];
+    kept[0] = record[0];
+    kept[1] = record[1];
+    kept[2] = record[2];
+  }
+  return same;
+}
+
 // What each stage of the solve does (StageRunner::Stage::tag).
 enum SolveStage : int32_t {
   kPrepareContacts,
+  kPreparePins,
   kIntegrateVelocities,
+  kFirstWarmStartJoints,  // the first substep's: pins compute their geometry
   kWarmStartJoints,
   kWarmStartContacts,
   kSolveJoints,
@@ -205,6 +341,7 @@ enum SolveStage : int32_t {
   kRelaxContacts,
   kRestitution,
   kStoreImpulses,
+  kStorePinImpulses,
   kFinalizeBodies,
 };
 
@@ -222,12 +359,12 @@ bool SmallSolve(const StageRunner& run) {
 
 void Solve(WorldState* w, float time_step, SolverScratch* s) {
   Executor* ex = w->executor;
-  GatherBodies(w, time_step, s);
-  CollectSolverContacts(*w, s->params, &s->touching_contacts, &s->deep_contacts);
-
   const int32_t substeps = w->def.substep_count;
   const float h = time_step / static_cast<float>(substeps);
   const float inv_h = 1.0f / h;
+  GatherBodies(w, h, s);
+  CollectSolverContacts(*w, s->params, &s->touching_contacts, &s->deep_contacts);
+
   // Contacts stiffer than a quarter of the substep rate would ring.
   const float hertz = Min(w->def.contact_hertz, 0.25f * inv_h);
   const Softness softness = MakeSoftness(hertz, w->def.contact_damping_ratio, h);
@@ -240,22 +377,22 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   // gain energy under the one Gauss-Seidel sweep per substep.
   joint_context.rigid =
       MakeSoftness(Min(w->def.joint_hertz, 0.25f * inv_h), w->def.joint_damping_ratio, h);
-  PrepareJoints(w, joint_context, &s->joints);
+  PrepareJoints(w, joint_context, &s->joints, &s->joint_frames);
 
   // Colour joints and contacts separately, so every pass still solves all
   // joints before any contact.
   const int32_t body_count = static_cast<int32_t>(s->bodies.size());
-  s->joint_colours.Colour(
-      static_cast<int32_t>(s->joints.size()), body_count,
-      [w, s](int32_t k, int32_t slots[2]) {
-        const JointFrame& f = w->joints[s->joints[k]].frame;
-        slots[0] = ConstraintMoves(f.index_a, f.inv_mass_a, f.inv_inertia_a)
-                       ? f.index_a
-                       : -1;
-        slots[1] = ConstraintMoves(f.index_b, f.inv_mass_b, f.inv_inertia_b)
-                       ? f.index_b
-                       : -1;
-      });
+  // The joints' colouring and layout are a function of what
+  // UpdateJointLayoutKey records alone: while that stays the same (a
+  // mobile, a net, a ragdoll swinging awake), last step's are this step's.
+  if (!UpdateJointLayoutKey(s)) {
+    s->joint_colours.Colour(static_cast<int32_t>(s->joints.size()), body_count,
+                            [s](int32_t k, int32_t slots[2]) {
+                              slots[0] = s->joint_layout_key[3 * k];
+                              slots[1] = s->joint_layout_key[3 * k + 1];
+                            });
+    LayOutJoints(s);
+  }
   s->contact_colours.Colour(static_cast<int32_t>(s->touching_contacts.size()), body_count,
                             [w, s](int32_t k, int32_t slots[2]) {
                               const Contact& c = w->contacts[s->touching_contacts[k]];
@@ -284,28 +421,35 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   StageRunner& run = s->stages;
   run.Clear();
   const int32_t group_count = static_cast<int32_t>(s->contact_groups.size());
-  const ConstraintColours::Starts& joint_starts = s->joint_colours.starts();
+  const int32_t pin_group_count = static_cast<int32_t>(s->pin_groups.size());
+  const ConstraintColours::Starts& joint_starts = s->joint_item_starts;
   const ConstraintColours::Starts& group_starts = s->contact_group_starts;
   auto add_pass = [&](int32_t joint_tag, int32_t contact_tag) {
-    ConstraintColours::AddStages(joint_starts, &run, joint_tag, kConstraintGrain, threads);
+    ConstraintColours::AddStages(joint_starts, &run, joint_tag, kGroupGrain, threads);
     ConstraintColours::AddStages(group_starts, &run, contact_tag, kGroupGrain, threads);
   };
   run.Add(kPrepareContacts, 0, group_count, kGroupGrain, threads);
+  run.Add(kPreparePins, 0, pin_group_count, kGroupGrain, threads);
   for (int32_t i = 0; i < substeps; ++i) {
     run.Add(kIntegrateVelocities, 0, body_count, kBodyGrain, threads);
-    add_pass(kWarmStartJoints, kWarmStartContacts);
+    // Pins reuse the geometry of the last pass after a position update
+    // (PinGeometry): the step's first warm start has none to reuse.
+    add_pass(i == 0 ? kFirstWarmStartJoints : kWarmStartJoints, kWarmStartContacts);
     add_pass(kSolveJoints, kSolveContacts);
     run.Add(kIntegratePositions, 0, body_count, kBodyGrain, threads);
     add_pass(kRelaxJoints, kRelaxContacts);
   }
   ConstraintColours::AddStages(group_starts, &run, kRestitution, kGroupGrain, threads);
   run.Add(kStoreImpulses, 0, group_count, kBodyGrain, threads);
+  run.Add(kStorePinImpulses, 0, static_cast<int32_t>(s->joints.size()), kBodyGrain, threads);
   run.Add(kFinalizeBodies, 0, body_count, kBodyGrain, threads);
 
   SolverBody* bodies = s->bodies.data();
   ContactGroup* groups = s->contact_groups.data();
+  PinGroup* pins = s->pin_groups.data();
+  const int32_t* joint_items = s->joint_items.data();
   const int32_t* joints = s->joints.data();
-  const int32_t* joint_order = s->joint_colours.order().data();
+  const JointFrame* joint_frames = s->joint_frames.data();
   const int32_t* contact_order = s->contact_colours.order().data();
   const int32_t* position_of_slot = s->contact_position_of_slot.data();
   const float max_speed = w->def.maximum_linear_speed;
@@ -326,20 +470,50 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
           }
         }
         break;
+      case kPreparePins:
+        for (int32_t g = begin; g < end; ++g) {
+          for (int32_t lane = 0; lane < 4; ++lane) {
+            const int32_t k = s->pin_position_of_slot[g * 4 + lane];
+            if (k < 0) {
+              ClearPinLane(&pins[g], lane, static_slot);
+            } else {
+              PreparePin(joint_frames[k], static_slot, &pins[g], lane);
+            }
+          }
+        }
+        break;
       case kIntegrateVelocities:
-        IntegrateVelocities(s, h, max_speed, begin, end);
+        IntegrateVelocities(s, max_speed, begin, end);
         break;
-      case kWarmStartJoints:
-        for (int32_t k = begin; k < end; ++k) WarmStartJoint(w, joints[joint_order[k]], bodies);
+      case kFirstWarmStartJoints:
+      case kWarmStartJoints: {
+        const PinGeometry geometry =
+            stage.tag == kFirstWarmStartJoints ? PinGeometry::kCompute : PinGeometry::kReuse;
+        for (int32_t k = begin; k < end; ++k) {
+          const int32_t item = joint_items[k];
+          if (item >= 0) {
+            WarmStartPins(&pins[item], bodies, geometry);
+          } else {
+            WarmStartJoint(w, joints[~item], joint_frames[~item], bodies);
+          }
+        }
         break;
+      }
       case kWarmStartContacts:
         for (int32_t g = begin; g < end; ++g) WarmStartContacts(groups[g], bodies);
         break;
       case kSolveJoints:
       case kRelaxJoints: {
         const bool use_bias = stage.tag == kSolveJoints;
+        // The relax pass follows the position update.
+        const PinGeometry geometry = use_bias ? PinGeometry::kReuse : PinGeometry::kCompute;
         for (int32_t k = begin; k < end; ++k) {
-          SolveJoint(w, joint_context, joints[joint_order[k]], bodies, use_bias);
+          const int32_t item = joint_items[k];
+          if (item >= 0) {
+            SolvePins(&pins[item], bodies, joint_context.rigid, use_bias, geometry);
+          } else {
+            SolveJoint(w, joint_context, joints[~item], joint_frames[~item], bodies, use_bias);
+          }
         }
         break;
       }
@@ -361,6 +535,13 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         break;
       case kStoreImpulses:
         for (int32_t g = begin; g < end; ++g) StoreImpulses(groups[g], w);
+        break;
+      case kStorePinImpulses:
+        // In joint index order: the joints are far larger than the groups.
+        for (int32_t k = begin; k < end; ++k) {
+          const int32_t slot = s->pin_slot_of_position[k];
+          if (slot >= 0) StorePinImpulse(pins[slot / 4], slot % 4, &w->joints[joints[k]]);
+        }
         break;
       case kFinalizeBodies:
         FinalizeBodies(w, time_step, s, begin, end);

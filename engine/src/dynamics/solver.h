@@ -7,6 +7,7 @@
 
 #include "dynamics/constraint_colours.h"
 #include "dynamics/contact_solver.h"
+#include "dynamics/joints/pin_group.h"
 #include "dynamics/solver_body.h"
 #include "parallel/stage_runner.h"
 
@@ -32,8 +33,22 @@ struct SolverScratch {
   /// Per island: a body moved faster than its sleep threshold within the
   /// last time_to_sleep (see UpdateSleep). Filled by the finalize pass.
   std::vector<uint8_t> restless_islands;
-  /// Joints solved this step, in index order.
+  /// Joints solved this step, in index order, and their frames
+  /// (joint_frames[k] of joints[k]).
   std::vector<int32_t> joints;
+  std::vector<JointFrame> joint_frames;
+  /// What each joint pass walks, colour by colour: colour c's items are
+  /// [joint_item_starts[c], joint_item_starts[c + 1]), its pin groups
+  /// first (item >= 0: an index into pin_groups), then its other joints
+  /// (item < 0: joints[~item]); the overflow's are all joints, in order.
+  std::vector<int32_t> joint_items;
+  ConstraintColours::Starts joint_item_starts{};
+  /// Pins (pin_group.h) four to a group; per group lane, the position in
+  /// `joints` of the pin it holds (-1: unused lane); and per position in
+  /// `joints`, its group * 4 + lane (-1: not in a group).
+  std::vector<PinGroup> pin_groups;
+  std::vector<int32_t> pin_position_of_slot;
+  std::vector<int32_t> pin_slot_of_position;
   /// The contacts solved this step, in index order; `contacts` holds their
   /// constraints in contact_colours.order().
   std::vector<int32_t> touching_contacts;
@@ -44,6 +59,10 @@ struct SolverScratch {
   /// position in those arrays).
   ConstraintColours joint_colours;
   ConstraintColours contact_colours;
+  /// Per joint of the last colouring: the solver slots of the bodies it
+  /// moves and whether it is a pin (three ints), to tell when the joint
+  /// colouring and layout can be kept.
+  std::vector<int32_t> joint_layout_key;
   /// The step's chain of parallel stages.
   StageRunner stages;
 };

@@ -23,19 +23,24 @@ struct SolverBody {
 };
 static_assert(sizeof(SolverBody) == 32, "SolverBody is hot; keep it small");
 
-/// The constant part of a body during a step.
+/// The constant part of a body during a step. Eight floats wide like
+/// SolverBody, so the velocity integration can read four bodies' rows at
+/// once and transpose them (solver.cc).
 struct SolverBodyParams {
+  /// What one substep of gravity (times the body's gravity scale) and the
+  /// user's force and torque add to the velocities: h (g + F / m) and
+  /// h T / I, the same every substep. Zero for a kinematic body.
+  Vec2 linear_kick;
+  float angular_kick = 0.0f;
   float inv_mass = 0.0f;
+  /// What one substep's implicit damping scales the velocities by,
+  /// 1 / (1 + h c) for damping c and substep h: the same every substep.
+  float linear_damping_scale = 1.0f;
+  float angular_damping_scale = 1.0f;
   float inv_inertia = 0.0f;
-  float linear_damping = 0.0f;
-  float angular_damping = 0.0f;
-  /// Gravity times the body's gravity scale, m/s².
-  Vec2 gravity;
-  /// Force and torque applied by the user for this step.
-  Vec2 force;
-  float torque = 0.0f;
   int32_t body = 0;
 };
+static_assert(sizeof(SolverBodyParams) == 32, "SolverBodyParams is eight floats");
 
 /// Stands in for static bodies (and any body outside the solver): no
 /// velocity, no motion, never written.

@@ -1,7 +1,8 @@
 // The wide solver's lanes (core/float4.h) must compute bit for bit what the
 // same expression computes on floats, with SSE2 and with the portable
 // fallback alike, signed zeros, infinities and NaNs included: that is what
-// keeps the wide contact solver equal to a scalar one on every build.
+// keeps the wide contact and joint solvers equal to scalar ones on every
+// build.
 
 #include "core/float4.h"
 
@@ -62,6 +63,12 @@ void CheckImplementation() {
   ExpectLanewise([](const float* a, const float* b, float* o) {
     Impl::Store(o, Impl::Mul(Impl::Load(a), Impl::Load(b)));
   }, [](float x, float y) { return x * y; });
+  ExpectLanewise([](const float* a, const float* b, float* o) {
+    Impl::Store(o, Impl::Div(Impl::Load(a), Impl::Load(b)));
+  }, [](float x, float y) { return x / y; });
+  ExpectLanewise([](const float* a, const float*, float* o) {
+    Impl::Store(o, Impl::Sqrt(Impl::Load(a)));
+  }, [](float x, float) { return Sqrt(x); });
   ExpectLanewise([](const float* a, const float*, float* o) {
     Impl::Store(o, Impl::Neg(Impl::Load(a)));
   }, [](float x, float) { return -x; });
@@ -94,6 +101,8 @@ struct Portable {
   static F4 Add(F4 a, F4 b) { return a + b; }
   static F4 Sub(F4 a, F4 b) { return a - b; }
   static F4 Mul(F4 a, F4 b) { return a * b; }
+  static F4 Div(F4 a, F4 b) { return a / b; }
+  static F4 Sqrt(F4 a) { return float4_portable::Sqrt4(a); }
   static F4 Neg(F4 a) { return -a; }
   static float4_portable::Mask4 Gt(F4 a, F4 b) { return a > b; }
   static float4_portable::Mask4 Lt(F4 a, F4 b) { return a < b; }
@@ -115,6 +124,8 @@ struct Sse {
   static F4 Add(F4 a, F4 b) { return a + b; }
   static F4 Sub(F4 a, F4 b) { return a - b; }
   static F4 Mul(F4 a, F4 b) { return a * b; }
+  static F4 Div(F4 a, F4 b) { return a / b; }
+  static F4 Sqrt(F4 a) { return float4_sse::Sqrt4(a); }
   static F4 Neg(F4 a) { return -a; }
   static float4_sse::Mask4 Gt(F4 a, F4 b) { return a > b; }
   static float4_sse::Mask4 Lt(F4 a, F4 b) { return a < b; }

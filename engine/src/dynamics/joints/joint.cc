@@ -34,6 +34,12 @@ float JointReferenceAngle(const Joint& joint) {
   return 0.0f;
 }
 
+bool IsPin(const Joint& joint) {
+  if (joint.type != JointType::kRevolute) return false;
+  const RevoluteJoint& r = std::get<RevoluteJoint>(joint.data);
+  return !r.enable_spring && !r.enable_motor && !r.enable_limit;
+}
+
 std::string_view JointTypeName(JointType type) {
   switch (type) {
     case JointType::kDistance: return "distance";
@@ -52,6 +58,9 @@ namespace {
 // A body's pose and solver slot as a joint sees it; the world frame for a
 // missing body.
 struct Side {
+  bool enabled = true;
+  /// A dynamic body in the solver.
+  bool moves = false;
   int32_t solver_index = kNullIndex;
   float inv_mass = 0.0f;
   float inv_inertia = 0.0f;
@@ -60,29 +69,27 @@ struct Side {
   Rot rotation;
 };
 
-Side SideOf(const WorldState& w, int32_t body) {
+// Inlined: PrepareJoints reads both sides of every joint, every step.
+[[gnu::always_inline]] inline Side SideOf(const WorldState& w, int32_t body) {
   Side side;
   if (body == kNullIndex) return side;
   const Body& b = w.bodies[body];
+  side.enabled = b.enabled;
   side.center = b.center;
   side.local_center = b.local_center;
   side.rotation = b.transform.q;
   side.solver_index = b.solver_index;
-  if (b.solver_index != kNullIndex && b.type == BodyType::kDynamic) {
+  side.moves = b.solver_index != kNullIndex && b.type == BodyType::kDynamic;
+  if (side.moves) {
     side.inv_mass = b.inv_mass;
     side.inv_inertia = b.inv_inertia;
   }
   return side;
 }
 
-bool Participates(const WorldState& w, const Joint& j) {
-  const bool a_enabled = j.body_a == kNullIndex || w.bodies[j.body_a].enabled;
-  if (!a_enabled || !w.bodies[j.body_b].enabled) return false;
-  auto moves = [&w](int32_t body) {
-    return body != kNullIndex && w.bodies[body].solver_index != kNullIndex &&
-           w.bodies[body].type == BodyType::kDynamic;
-  };
-  return moves(j.body_a) || moves(j.body_b);
+// Both bodies enabled, and at least one a dynamic body in the solver.
+bool Participates(const Side& a, const Side& b) {
+  return a.enabled && b.enabled && (a.moves || b.moves);
 }
 
 inline SolverBody Load(const SolverBody* bodies, int32_t index) {
@@ -100,16 +107,18 @@ inline void Store(SolverBody* bodies, const JointFrame& f, const SolverBody& a,
 
 }  // namespace
 
-void PrepareJoints(WorldState* w, const JointContext& ctx, std::vector<int32_t>* joints) {
+void PrepareJoints(WorldState* w, const JointContext& ctx, std::vector<int32_t>* joints,
+                   std::vector<JointFrame>* frames) {
   joints->clear();
+  frames->clear();
   for (int32_t i = 0; i < w->joint_ids.Capacity(); ++i) {
     if (!w->joint_ids.IsAlive(i)) continue;
     Joint& j = w->joints[i];
-    if (!Participates(*w, j)) continue;
-    joints->push_back(i);
     const Side a = SideOf(*w, j.body_a);
     const Side b = SideOf(*w, j.body_b);
-    JointFrame& f = j.frame;
+    if (!Participates(a, b)) continue;
+    joints->push_back(i);
+    JointFrame& f = frames->emplace_back();
     f.index_a = a.solver_index;
     f.index_b = b.solver_index;
     f.inv_mass_a = a.inv_mass;
@@ -119,8 +128,13 @@ void PrepareJoints(WorldState* w, const JointContext& ctx, std::vector<int32_t>*
     f.anchor_a = RotateVector(a.rotation, j.local_anchor_a - a.local_center);
     f.anchor_b = RotateVector(b.rotation, j.local_anchor_b - b.local_center);
     f.delta_center = b.center - a.center;
-    f.delta_angle = UnwindAngle(RelativeAngle(a.rotation, b.rotation) - JointReferenceAngle(j));
+    // The angle costs an Atan2, and a pin does not use it.
+    f.pin = IsPin(j);
+    f.delta_angle =
+        f.pin ? 0.0f
+              : UnwindAngle(RelativeAngle(a.rotation, b.rotation) - JointReferenceAngle(j));
     f.rotation_a = a.rotation;
+    if (f.pin) f.pin_impulse = std::get<RevoluteJoint>(j.data).linear_impulse;
     std::visit(
         [&](auto& data) {
           using T = std::remove_cvref_t<decltype(data)>;
@@ -136,9 +150,8 @@ void PrepareJoints(WorldState* w, const JointContext& ctx, std::vector<int32_t>*
   }
 }
 
-void WarmStartJoint(WorldState* w, int32_t i, SolverBody* bodies) {
+void WarmStartJoint(WorldState* w, int32_t i, const JointFrame& f, SolverBody* bodies) {
   Joint& j = w->joints[i];
-  const JointFrame& f = j.frame;
   SolverBody a = Load(bodies, f.index_a);
   SolverBody b = Load(bodies, f.index_b);
   std::visit(
@@ -156,10 +169,9 @@ void WarmStartJoint(WorldState* w, int32_t i, SolverBody* bodies) {
   Store(bodies, f, a, b);
 }
 
-void SolveJoint(WorldState* w, const JointContext& ctx, int32_t i,
+void SolveJoint(WorldState* w, const JointContext& ctx, int32_t i, const JointFrame& f,
                 SolverBody* bodies, bool use_bias) {
   Joint& j = w->joints[i];
-  const JointFrame& f = j.frame;
   SolverBody a = Load(bodies, f.index_a);
   SolverBody b = Load(bodies, f.index_b);
   std::visit(

@@ -4,8 +4,9 @@
 // A joint lives in WorldState::joints (index = JointId::index), is listed in
 // both bodies' `joints` arrays, and is an island edge when both bodies are
 // dynamic and enabled (island.h). The type-specific settings and warm-start
-// impulses are in `data`; `frame` and the types' scratch fields are rebuilt
-// by PrepareJoints every step and never saved.
+// impulses are in `data`; the types' scratch fields and the joint's frame
+// (in the solver's scratch) are rebuilt by PrepareJoints every step and
+// never saved.
 
 #ifndef ATOLL_DYNAMICS_JOINTS_JOINT_H_
 #define ATOLL_DYNAMICS_JOINTS_JOINT_H_
@@ -54,8 +55,6 @@ struct Joint {
   int32_t island_prev = kNullIndex;
   int32_t island_next = kNullIndex;
   JointData data;
-  /// Scratch of the current step.
-  JointFrame frame;
 };
 
 /// Calls f on every saved type-specific field of `data` (const or not), in
@@ -82,6 +81,10 @@ JointData MakeJointData(JointType type);
 /// The angle of B relative to A at which the joint angle reads zero.
 float JointReferenceAngle(const Joint& joint);
 
+/// Whether `joint` is a pin: a revolute joint with no spring, motor or
+/// limit, whose solve is the two point rows alone (pin_group.h).
+bool IsPin(const Joint& joint);
+
 /// The other body of `joint` seen from `body` (kNullIndex for the world).
 inline int32_t OtherJointBody(const Joint& joint, int32_t body) {
   return joint.body_a == body ? joint.body_b : joint.body_a;
@@ -90,16 +93,20 @@ inline int32_t OtherJointBody(const Joint& joint, int32_t body) {
 /// Step stage 6, joint part. Lists (in joint index order) the joints that
 /// take part in this step's solve: both bodies enabled, and at least one a
 /// dynamic body in the solver (Body::solver_index set); builds their frames
-/// from the bodies' step-start poses and each type's step constants.
-void PrepareJoints(WorldState* world, const JointContext& ctx, std::vector<int32_t>* joints);
-/// Applies joint `joint`'s accumulated impulses (warm start). Like
-/// SolveJoint, touches only that joint and the solver slots of the bodies it
-/// moves, so joints of one colour may run concurrently.
-void WarmStartJoint(WorldState* world, int32_t joint, SolverBody* bodies);
-/// One Gauss-Seidel iteration of joint `joint`, with (use_bias) or without
-/// position correction of the rigid parts.
+/// (frames[k] for joints[k]) from the bodies' step-start poses, and each
+/// type's step constants.
+void PrepareJoints(WorldState* world, const JointContext& ctx, std::vector<int32_t>* joints,
+                   std::vector<JointFrame>* frames);
+/// Applies joint `joint`'s accumulated impulses (warm start); `frame` is
+/// its frame from PrepareJoints. Like SolveJoint, touches only that joint
+/// and the solver slots of the bodies it moves, so joints of one colour may
+/// run concurrently.
+void WarmStartJoint(WorldState* world, int32_t joint, const JointFrame& frame,
+                    SolverBody* bodies);
+/// One Gauss-Seidel iteration of joint `joint` (with its `frame`), with
+/// (use_bias) or without position correction of the rigid parts.
 void SolveJoint(WorldState* world, const JointContext& ctx, int32_t joint,
-                SolverBody* bodies, bool use_bias);
+                const JointFrame& frame, SolverBody* bodies, bool use_bias);
 
 /// The joint's anchors and body rotations at the bodies' current poses.
 JointPose GetJointPose(const WorldState& world, const Joint& joint);

@@ -28,7 +28,9 @@ struct JointContext {
   Softness rigid;
 };
 
-/// A joint's view of its two bodies for one step; rebuilt by PrepareJoints,
+/// A joint's view of its two bodies for one step; rebuilt by PrepareJoints
+/// into the solver's dense scratch (one per joint in the solve, in joint
+/// index order, so the passes that walk every joint stream through it),
 /// never saved.
 struct JointFrame {
   /// Solver slots, -1 for a body outside the solver (static, asleep, or the
@@ -48,6 +50,12 @@ struct JointFrame {
   float delta_angle = 0.0f;
   /// Rotation of A at step start (axes fixed in A are rotated by it).
   Rot rotation_a;
+  /// A pin (IsPin): solved four at a time by pin_group.h, which needs no
+  /// angle, so delta_angle is left 0.
+  bool pin = false;
+  /// A pin's accumulated point impulse (RevoluteJoint::linear_impulse), so
+  /// that laying the pins out reads nothing but the frames.
+  Vec2 pin_impulse;
 };
 
 /// `angle` wrapped into [-pi, pi] (one turn at most off).

@@ -9,6 +9,10 @@
 // the inertia about the center instead of about the pin (a 2 m arm pushed
 // by 100x its weight went 2 degrees past its limit that way). A limit not
 // yet reached is a speculative row after the pin.
+//
+// A revolute joint with no spring, motor or limit (a pin) is solved four at
+// a time by pin_group.cc, which repeats the pin rows' operations exactly:
+// change them here and there together (PinGroupTest compares the two).
 
 #ifndef ATOLL_DYNAMICS_JOINTS_REVOLUTE_JOINT_H_
 #define ATOLL_DYNAMICS_JOINTS_REVOLUTE_JOINT_H_
