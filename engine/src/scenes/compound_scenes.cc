@@ -96,16 +96,7 @@ SceneDesc Compounds(int32_t count) {
   SceneDesc d;
   d.name = "compounds";
   d.steps = 500;
-  SceneBody ground = StaticBody();
-  for (int32_t i = 0; i < 81; ++i) {
-    ground.shapes.push_back(
-        ShapeOf(OffsetBox(0.55f, 0.5f, {-40.0f + static_cast<float>(i), 0.0f}, 0.0f)));
-  }
-  for (float x : {-40.0f, 40.0f}) {
-    for (int32_t i = 0; i < 100; ++i) {
-      ground.shapes.push_back(ShapeOf(OffsetBox(0.5f, 0.55f, {x, 1.0f + static_cast<float>(i)}, 0.0f)));
-    }
-  }
+  SceneBody ground = StaticBoxU(40, 100);
   ground.shapes.push_back(ShapeOf(Segment{{-800.0f, -80.0f}, {800.0f, -80.0f}}));
   d.bodies.push_back(std::move(ground));
 

@@ -211,19 +211,8 @@ SceneDesc Junkyard(int32_t count) {
   SceneDesc d;
   d.name = "junkyard";
   d.steps = 800;
-  // A static U: a floor of 161 boxes from x = -80 to 80 and two walls of
-  // 50 boxes, each box slightly longer than its 1 m pitch.
-  SceneBody ground = StaticBody();
-  for (int32_t i = 0; i < 161; ++i) {
-    ground.shapes.push_back(
-        ShapeOf(OffsetBox(0.55f, 0.5f, {-80.0f + static_cast<float>(i), 0.0f}, 0.0f)));
-  }
-  for (float x : {-80.0f, 80.0f}) {
-    for (int32_t i = 0; i < 50; ++i) {
-      ground.shapes.push_back(ShapeOf(OffsetBox(0.5f, 0.55f, {x, 1.0f + static_cast<float>(i)}, 0.0f)));
-    }
-  }
-  d.bodies.push_back(std::move(ground));
+  // A static U 160 m wide with 50 m walls.
+  d.bodies.push_back(StaticBoxU(80, 50));
   // `count` irregular pentagons of radius 0.25 (five points of a Fibonacci
   // spiral on the circle) in 200 columns, column by column, rows 1 m apart
   // from y = 15, every other one 0.1 m to the left or right.

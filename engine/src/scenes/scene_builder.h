@@ -63,6 +63,24 @@ inline SceneBody Ground(float half_width) {
   return b;
 }
 
+/// A static U of boxes on one body, as Box2D v3's benchmarks build it: a
+/// floor of 2 half_width + 1 boxes centred on y = 0 from x = -half_width to
+/// half_width, and at each end a wall of `wall_boxes` boxes from y = 1 up,
+/// each box a little longer than its 1 m pitch so the joints overlap.
+inline SceneBody StaticBoxU(int32_t half_width, int32_t wall_boxes) {
+  SceneBody u = StaticBody();
+  const float w = static_cast<float>(half_width);
+  for (int32_t i = 0; i <= 2 * half_width; ++i) {
+    u.shapes.push_back(ShapeOf(OffsetBox(0.55f, 0.5f, {-w + static_cast<float>(i), 0.0f}, 0.0f)));
+  }
+  for (float x : {-w, w}) {
+    for (int32_t i = 0; i < wall_boxes; ++i) {
+      u.shapes.push_back(ShapeOf(OffsetBox(0.5f, 0.55f, {x, 1.0f + static_cast<float>(i)}, 0.0f)));
+    }
+  }
+  return u;
+}
+
 /// Appends a pyramid of boxes with half-extent `h`: `base` boxes in the
 /// bottom row, one fewer per row, bottom row resting on y = y0, centered on
 /// x = cx.
