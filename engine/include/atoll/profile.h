@@ -30,6 +30,10 @@ struct StepProfile {
   int32_t continuous_bodies = 0;
   int32_t continuous_events = 0;
   int32_t continuous_toi_queries = 0;
+  /// Stage 4: contacts whose manifold was moved with its bodies instead of
+  /// recomputed, because they stayed close to the poses it was computed at
+  /// (contact recycling).
+  int32_t recycled_contacts = 0;
 };
 
 }  // namespace atl

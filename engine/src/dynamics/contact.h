@@ -28,6 +28,21 @@ enum ContactFlags : uint32_t {
   kContactEnableHits = 1u << 4,
   /// For sensors: the shapes actually overlap.
   kContactSensorOverlaps = 1u << 5,
+  /// Contact::base holds the poses the manifold was last computed at: while
+  /// the bodies stay close to them the manifold is moved, not recomputed
+  /// (contact recycling, contact_manager.cc).
+  kContactRecycle = 1u << 6,
+};
+
+/// What contact recycling needs of the step the manifold was last computed
+/// in: both bodies' transforms and each point's offset from the body
+/// origins (world orientation) and separation then.
+struct ManifoldBase {
+  Transform transform_a = kTransformIdentity;
+  Transform transform_b = kTransformIdentity;
+  Vec2 anchor_a[2];
+  Vec2 anchor_b[2];
+  float separation[2] = {0.0f, 0.0f};
 };
 
 /// One contact type for every shape pair; the manifold routine is picked
@@ -49,6 +64,8 @@ struct Contact {
   int32_t island_next = kNullIndex;
   /// Points, normal and warm-start impulses (carried by feature id).
   Manifold manifold;
+  /// Valid with kContactRecycle.
+  ManifoldBase base;
 };
 
 }  // namespace atl

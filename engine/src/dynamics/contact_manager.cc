@@ -117,10 +117,89 @@ void FreeContactRecord(WorldState* w, int32_t index) {
 constexpr float kCarryDistance = kSpeculativeDistance;
 constexpr float kCarryCos = 0.95f;
 
+// Contact recycling. A contact whose bodies have moved relative to each
+// other by less than kRecycleDistance (a point of either body, at most
+// max_extent from its center, has moved that little against the other)
+// and turned by less than acos(kRecycleCos) in the world since its
+// manifold was computed keeps that manifold: its points ride on their
+// bodies and only the separations are brought up to date, the same
+// approximation the substeps make within a step (contact_solver.h). The
+// normal stays. In a resting stack this skips most of the narrow phase
+// and the points stop flickering between features. Not separated shapes
+// farther than kSpeculativeDistance apart recycle only within that
+// distance, so no new touch is missed. Circles and capsules always
+// recompute: their contact point is not fixed on the body, it rolls.
+// Box2D v3 recycles the same way with the same two thresholds (10 slops,
+// 0.98).
+constexpr float kRecycleDistance = 10.0f * kLinearSlop;
+constexpr float kRecycleCos = 0.98f;
+
+bool Round(const ShapeGeometry& g) {
+  return g.type == ShapeType::kCircle || g.type == ShapeType::kCapsule;
+}
+
+// Moves the manifold with its bodies if they are still close to its base
+// poses; returns false if it must be recomputed.
+bool RecycleManifold(const WorldState& w, Contact* c) {
+  if ((c->flags & kContactRecycle) == 0) return false;
+  const Body& ba = w.bodies[c->body_a];
+  const Body& bb = w.bodies[c->body_b];
+  const Transform& xa = ba.transform;
+  const Transform& xb = bb.transform;
+  const ManifoldBase& base = c->base;
+  const Rot turn_a = InvMulRot(base.transform_a.q, xa.q);
+  const Rot turn_b = InvMulRot(base.transform_b.q, xb.q);
+  if (Min(turn_a.c, turn_b.c) <= kRecycleCos) return false;
+  const Transform now = InvMulTransforms(xa, xb);
+  const Transform then = InvMulTransforms(base.transform_a, base.transform_b);
+  const float extent = Max(ba.type == BodyType::kStatic ? 0.0f : ba.max_extent,
+                           bb.type == BodyType::kStatic ? 0.0f : bb.max_extent);
+  const float moved =
+      Distance(now.p, then.p) + extent * Abs(InvMulRot(now.q, then.q).s);
+  const float tolerance = (c->flags & kContactTouching) != 0
+                              ? kRecycleDistance
+                              : Min(kRecycleDistance, kSpeculativeDistance);
+  if (!(moved < tolerance)) return false;
+  Manifold& m = c->manifold;
+  const Vec2 offset = xb.p - xa.p;
+  for (int32_t i = 0; i < m.point_count; ++i) {
+    ManifoldPoint& p = m.points[i];
+    const Vec2 ra = RotateVector(turn_a, base.anchor_a[i]);
+    const Vec2 rb = RotateVector(turn_b, base.anchor_b[i]);
+    const Vec2 gap = offset + (rb - ra);
+    p.separation = base.separation[i] + Dot(gap, m.normal);
+    p.anchor_a = ra + 0.5f * gap;
+    p.anchor_b = p.anchor_a - offset;
+    p.point = xa.p + p.anchor_a;
+  }
+  return true;
+}
+
+// Records the poses the manifold was computed at (kContactRecycle).
+void SaveManifoldBase(const WorldState& w, Contact* c) {
+  const Shape& sa = w.shapes[c->shape_a];
+  const Shape& sb = w.shapes[c->shape_b];
+  if (Round(sa.geometry) || Round(sb.geometry)) {
+    c->flags &= ~kContactRecycle;
+    return;
+  }
+  c->flags |= kContactRecycle;
+  ManifoldBase& base = c->base;
+  base = ManifoldBase();
+  base.transform_a = w.bodies[c->body_a].transform;
+  base.transform_b = w.bodies[c->body_b].transform;
+  for (int32_t i = 0; i < c->manifold.point_count; ++i) {
+    const ManifoldPoint& p = c->manifold.points[i];
+    base.anchor_a[i] = p.anchor_a;
+    base.anchor_b[i] = p.anchor_b;
+    base.separation[i] = p.separation;
+  }
+}
+
 // Computes the contact's manifold for the bodies' current poses, carrying
-// warm-start impulses over (see kCarryDistance). Returns whether it
-// touches.
-bool UpdateManifold(WorldState* w, Contact* c) {
+// warm-start impulses over (see kCarryDistance), or recycles it (then sets
+// *recycled). Returns whether it touches.
+bool UpdateManifold(WorldState* w, Contact* c, bool* recycled) {
   const Shape& sa = w->shapes[c->shape_a];
   const Shape& sb = w->shapes[c->shape_b];
   const Transform& xa = w->bodies[c->body_a].transform;
@@ -132,6 +211,10 @@ bool UpdateManifold(WorldState* w, Contact* c) {
       overlaps = overlaps || m.points[i].separation < 0.0f;
     }
     return overlaps;
+  }
+  if (RecycleManifold(*w, c)) {
+    *recycled = true;
+    return c->manifold.point_count > 0;
   }
   const Manifold old = c->manifold;
   c->manifold = CollideShapes(sa.geometry, xa, sb.geometry, xb);
@@ -170,6 +253,7 @@ bool UpdateManifold(WorldState* w, Contact* c) {
       taken[from] = true;
     }
   }
+  SaveManifoldBase(*w, c);
   return m.point_count > 0;
 }
 
@@ -300,8 +384,13 @@ void UpdateContacts(WorldState* w) {
       const uint32_t flag =
           (c.flags & kContactSensor) != 0 ? kContactSensorOverlaps : kContactTouching;
       const bool was = (c.flags & flag) != 0;
-      const bool now = UpdateManifold(w, &c);
-      if (now != was) w->touch_change[i] = now ? 1 : 2;
+      bool recycled = false;
+      const bool now = UpdateManifold(w, &c, &recycled);
+      if (now != was) {
+        w->touch_change[i] = now ? 1 : 2;
+      } else if (recycled) {
+        w->touch_change[i] = 3;
+      }
     }
   });
   // Collected into bit sets in index order (seed 002), whatever thread ran.
@@ -309,9 +398,11 @@ void UpdateContacts(WorldState* w) {
   w->end_touching.Resize(count);
   w->begin_touching.ClearAll();
   w->end_touching.ClearAll();
+  w->recycled_contacts = 0;
   for (int32_t i = 0; i < count; ++i) {
     if (w->touch_change[i] == 1) w->begin_touching.Set(i);
     if (w->touch_change[i] == 2) w->end_touching.Set(i);
+    if (w->touch_change[i] == 3) ++w->recycled_contacts;
   }
 
   // Apply the changes in contact index order.

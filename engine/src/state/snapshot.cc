@@ -164,6 +164,19 @@ void PutContact(BufferWriter* w, const Contact& c) {
     w->Put(p.tangent_impulse);
     w->Put(p.id);
   }
+  if ((c.flags & kContactRecycle) != 0) {
+    const ManifoldBase& base = c.base;
+    for (const Transform& xf : {base.transform_a, base.transform_b}) {
+      w->PutVec(xf.p);
+      w->Put(xf.q.c);
+      w->Put(xf.q.s);
+    }
+    for (int32_t i = 0; i < m.point_count; ++i) {
+      w->PutVec(base.anchor_a[i]);
+      w->PutVec(base.anchor_b[i]);
+      w->Put(base.separation[i]);
+    }
+  }
 }
 
 // Writes / reads the per-type joint fields through the joint types' own
@@ -611,9 +624,26 @@ class Parser {
         return false;
       }
     }
+    bool base_finite = true;
+    if ((c->flags & kContactRecycle) != 0) {
+      ManifoldBase& base = c->base;
+      for (Transform* xf : {&base.transform_a, &base.transform_b}) {
+        xf->p = r_.GetVec();
+        xf->q.c = r_.Get<float>();
+        xf->q.s = r_.Get<float>();
+        base_finite = base_finite && Finite(xf->p) && IsValid(xf->q);
+      }
+      for (int32_t i = 0; i < m.point_count; ++i) {
+        base.anchor_a[i] = r_.GetVec();
+        base.anchor_b[i] = r_.GetVec();
+        base.separation[i] = r_.Get<float>();
+        base_finite = base_finite && Finite(base.anchor_a[i]) && Finite(base.anchor_b[i]) &&
+                      IsFinite(base.separation[i]);
+      }
+    }
     // Between steps every live contact carries kContactPersisted
     // (contact_manager.cc relies on it).
-    return r_.ok() && Finite(m.normal) && IsFinite(c->friction) && IsFinite(c->restitution) &&
+    return r_.ok() && base_finite && Finite(m.normal) && IsFinite(c->friction) && IsFinite(c->restitution) &&
            (c->flags & kContactPersisted) != 0;
   }
 

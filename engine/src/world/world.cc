@@ -318,6 +318,7 @@ absl::Status World::Step(float time_step) {
   UpdateContacts(w);
   profile.contacts = ms_since(t) - w->island_link_ms;
   profile.islands = w->island_link_ms;
+  profile.recycled_contacts = w->recycled_contacts;
   // Stage 6: soft-step solve.
   t = Clock::now();
   Solve(w, time_step, &w->scratch->solver);

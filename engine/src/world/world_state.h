@@ -77,9 +77,13 @@ struct WorldState {
   /// in contact index order afterwards (seed 002).
   BitSet begin_touching;
   BitSet end_touching;
-  /// Per-contact narrow-phase outcome (0 none, 1 began, 2 ended), written
-  /// by the parallel narrow phase, read in index order afterwards.
+  /// Per-contact narrow-phase outcome (0 none, 1 began, 2 ended, 3
+  /// recycled), written by the parallel narrow phase, read in index order
+  /// afterwards.
   std::vector<uint8_t> touch_change;
+  /// Contacts whose manifold this step's narrow phase moved instead of
+  /// recomputing (contact recycling).
+  int32_t recycled_contacts = 0;
   /// Per broad-phase pair: its contact, or kNullIndex (then one is created
   /// if the pair may collide).
   std::vector<int32_t> pair_contacts;
