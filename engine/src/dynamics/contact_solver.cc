@@ -40,6 +40,16 @@ ATOLL_INLINE Float4 Clamp4(Float4 a, Float4 lo, Float4 hi) {
   return Select(a < lo, lo, Select(a > hi, hi, a));
 }
 
+// Zeroes manifold point j of the lane (unused: masked out by has_point).
+void ClearPointLane(ContactGroup* g, int32_t j, int32_t lane) {
+  g->has_point[j][lane] = 0;
+  ContactGroup::Points& cp = g->points[j];
+  cp.anchor_ax[lane] = cp.anchor_ay[lane] = cp.anchor_bx[lane] = cp.anchor_by[lane] = 0.0f;
+  cp.base_separation[lane] = cp.relative_velocity[lane] = 0.0f;
+  cp.normal_impulse[lane] = cp.tangent_impulse[lane] = cp.max_normal_impulse[lane] = 0.0f;
+  cp.normal_mass[lane] = cp.tangent_mass[lane] = 0.0f;
+}
+
 }  // namespace
 
 void ClearContactLane(ContactGroup* g, int32_t lane, int32_t static_slot) {
@@ -50,14 +60,7 @@ void ClearContactLane(ContactGroup* g, int32_t lane, int32_t static_slot) {
   g->friction[lane] = g->restitution[lane] = g->max_push[lane] = 0.0f;
   g->inv_mass_a[lane] = g->inv_inertia_a[lane] = 0.0f;
   g->inv_mass_b[lane] = g->inv_inertia_b[lane] = 0.0f;
-  for (int32_t j = 0; j < 2; ++j) {
-    g->has_point[j][lane] = 0;
-    ContactGroup::Points& cp = g->points[j];
-    cp.anchor_ax[lane] = cp.anchor_ay[lane] = cp.anchor_bx[lane] = cp.anchor_by[lane] = 0.0f;
-    cp.base_separation[lane] = cp.relative_velocity[lane] = 0.0f;
-    cp.normal_impulse[lane] = cp.tangent_impulse[lane] = cp.max_normal_impulse[lane] = 0.0f;
-    cp.normal_mass[lane] = cp.tangent_mass[lane] = 0.0f;
-  }
+  for (int32_t j = 0; j < 2; ++j) ClearPointLane(g, j, lane);
 }
 
 void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& params,
@@ -68,7 +71,6 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
   const Body& bb = w.bodies[c.body_b];
   const int32_t ia = ba.solver_index;
   const int32_t ib = bb.solver_index;
-  ClearContactLane(g, lane, static_slot);
   g->index_a[lane] = ia >= 0 ? ia : static_slot;
   g->index_b[lane] = ib >= 0 ? ib : static_slot;
   g->contact[lane] = i;
@@ -101,6 +103,8 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
   const Vec2 t = RightPerp(n);
   const Vec2 va = ba.linear_velocity, vb = bb.linear_velocity;
   const float wa = ba.angular_velocity, wb = bb.angular_velocity;
+  // Every field of the lane is written: a missing second point is zeroed.
+  for (int32_t j = c.manifold.point_count; j < 2; ++j) ClearPointLane(g, j, lane);
   for (int32_t j = 0; j < c.manifold.point_count; ++j) {
     const ManifoldPoint& mp = c.manifold.points[j];
     ContactGroup::Points& cp = g->points[j];
@@ -108,6 +112,7 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
     const float warm_start = mp.separation < -kLinearSlop ? pile_warm_start : 1.0f;
     cp.normal_impulse[lane] = warm_start * mp.normal_impulse;
     cp.tangent_impulse[lane] = warm_start * mp.tangent_impulse;
+    cp.max_normal_impulse[lane] = 0.0f;
     const Vec2 anchor_a = mp.point - ba.center;
     const Vec2 anchor_b = mp.point - bb.center;
     cp.anchor_ax[lane] = anchor_a.x;
