@@ -5,9 +5,10 @@
 // (add, subtract, multiply, divide, square root, compare, select, sign
 // flip), so a lane computes bit for bit what the same expression computes
 // on a float, and results do not depend on whether SSE2 or the portable
-// fallback is compiled. There is deliberately no min/max: the engine's
-// Min/Max are "a < b ? a : b", which callers write as a compare and a
-// Select, exactly.
+// fallback is compiled. Min4/Max4 are the engine's Min/Max (atoll/math.h),
+// "a < b ? a : b" and "a > b ? a : b", which is exactly what SSE's
+// minps/maxps compute, NaN and signed zeros included (the second operand
+// when the comparison is false).
 
 #ifndef ATOLL_CORE_FLOAT4_H_
 #define ATOLL_CORE_FLOAT4_H_
@@ -82,6 +83,12 @@ inline Mask4 operator!(Mask4 a) {
 inline Float4 Select(Mask4 m, Float4 a, Float4 b) {
   return internal::Lanes<Float4>([&](int i) { return m.v[i] ? a.v[i] : b.v[i]; });
 }
+inline Float4 Min4(Float4 a, Float4 b) {
+  return internal::Lanes<Float4>([&](int i) { return a.v[i] < b.v[i] ? a.v[i] : b.v[i]; });
+}
+inline Float4 Max4(Float4 a, Float4 b) {
+  return internal::Lanes<Float4>([&](int i) { return a.v[i] > b.v[i] ? a.v[i] : b.v[i]; });
+}
 inline Mask4 MaskFromLanes(const uint8_t flags[4]) {
   return internal::Lanes<Mask4>([&](int i) { return flags[i] != 0; });
 }
@@ -130,6 +137,10 @@ inline Mask4 operator!(Mask4 a) { return {_mm_xor_ps(a.v, _mm_castsi128_ps(_mm_s
 inline Float4 Select(Mask4 m, Float4 a, Float4 b) {
   return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))};
 }
+/// a < b ? a : b per lane (minps returns its second operand unless a < b).
+inline Float4 Min4(Float4 a, Float4 b) { return {_mm_min_ps(a.v, b.v)}; }
+/// a > b ? a : b per lane (maxps returns its second operand unless a > b).
+inline Float4 Max4(Float4 a, Float4 b) { return {_mm_max_ps(a.v, b.v)}; }
 /// True where lane i of `flags` is non-zero.
 inline Mask4 MaskFromLanes(const uint8_t flags[4]) {
   const __m128i bits =
@@ -153,6 +164,8 @@ using float4_impl::Float4;
 using float4_impl::Load4;
 using float4_impl::Mask4;
 using float4_impl::MaskFromLanes;
+using float4_impl::Max4;
+using float4_impl::Min4;
 using float4_impl::Select;
 using float4_impl::Splat4;
 using float4_impl::Sqrt4;

@@ -21,11 +21,27 @@ ATOLL_INLINE Velocity4 PointVelocity(const Bodies4& b, Float4 rx, Float4 ry) {
   return {b.vx + (-b.w) * ry, b.vy + b.w * rx};
 }
 
-// v -= m * p and w -= i * cross(r, p) on side a, the opposite on side b,
-// in the lanes of `active` only.
-ATOLL_INLINE void ApplyImpulse(Mask4 active, Float4 px, Float4 py, Float4 ma, Float4 ia, Float4 rax,
-                  Float4 ray, Float4 mb, Float4 ib, Float4 rbx, Float4 rby, Bodies4* a,
-                  Bodies4* b) {
+// v -= m * p and w -= i * cross(r, p) on side a, the opposite on side b.
+// A lane without the point applies a zero impulse: PrepareContact zeroes
+// every field of a missing point (masses, impulses, anchors), so its
+// impulse comes out zero and adding it changes nothing (up to the sign of
+// a zero velocity), which saves masking the common case.
+ATOLL_INLINE void ApplyImpulse(Float4 px, Float4 py, Float4 ma, Float4 ia, Float4 rax, Float4 ray,
+                               Float4 mb, Float4 ib, Float4 rbx, Float4 rby, Bodies4* a,
+                               Bodies4* b) {
+  a->vx = a->vx - ma * px;
+  a->vy = a->vy - ma * py;
+  a->w = a->w - ia * (rax * py - ray * px);
+  b->vx = b->vx + mb * px;
+  b->vy = b->vy + mb * py;
+  b->w = b->w + ib * (rbx * py - rby * px);
+}
+
+// The same in the lanes of `active` only (restitution, which skips points
+// that exist).
+ATOLL_INLINE void ApplyImpulse(Mask4 active, Float4 px, Float4 py, Float4 ma, Float4 ia,
+                               Float4 rax, Float4 ray, Float4 mb, Float4 ib, Float4 rbx,
+                               Float4 rby, Bodies4* a, Bodies4* b) {
   a->vx = Select(active, a->vx - ma * px, a->vx);
   a->vy = Select(active, a->vy - ma * py, a->vy);
   a->w = Select(active, a->w - ia * (rax * py - ray * px), a->w);
@@ -34,10 +50,10 @@ ATOLL_INLINE void ApplyImpulse(Mask4 active, Float4 px, Float4 py, Float4 ma, Fl
   b->w = Select(active, b->w + ib * (rbx * py - rby * px), b->w);
 }
 
-// Max(a, b) and Clamp(a, lo, hi) of atoll/math.h, lane by lane.
-ATOLL_INLINE Float4 Max4(Float4 a, Float4 b) { return Select(a > b, a, b); }
+// Clamp(a, lo, hi) of atoll/math.h, lane by lane (the inner select is
+// Min(hi, a) exactly).
 ATOLL_INLINE Float4 Clamp4(Float4 a, Float4 lo, Float4 hi) {
-  return Select(a < lo, lo, Select(a > hi, hi, a));
+  return Select(a < lo, lo, Min4(hi, a));
 }
 
 // Zeroes manifold point j of the lane (unused: masked out by has_point).
@@ -167,14 +183,13 @@ void WarmStartContacts(const ContactGroup& g, SolverBody* bodies) {
   // t = RightPerp(n).
   const Float4 tx = ny, ty = -nx;
   for (int32_t j = 0; j < 2; ++j) {
-    const Mask4 active = MaskFromLanes(g.has_point[j]);
-    if (!AnyLane(active)) continue;
+    if (!AnyLane(MaskFromLanes(g.has_point[j]))) continue;
     const ContactGroup::Points& cp = g.points[j];
     const Float4 ni = Load4(cp.normal_impulse), ti = Load4(cp.tangent_impulse);
     // p = ni * n + ti * t.
     const Float4 px = ni * nx + ti * tx;
     const Float4 py = ni * ny + ti * ty;
-    ApplyImpulse(active, px, py, ma, ia, Load4(cp.anchor_ax), Load4(cp.anchor_ay), mb, ib,
+    ApplyImpulse(px, py, ma, ia, Load4(cp.anchor_ax), Load4(cp.anchor_ay), mb, ib,
                  Load4(cp.anchor_bx), Load4(cp.anchor_by), &a, &b);
   }
   Scatter(bodies, g.index_a, g.moves_a, a);
@@ -200,11 +215,11 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
   // Motion of the bodies since the step began.
   const Float4 dpx = b.dpx - a.dpx, dpy = b.dpy - a.dpy;
   Float4 moved_x[2], moved_y[2];  // relative anchor motion per point
-  Mask4 active[2];
+  bool any_point[2];
 
   for (int32_t j = 0; j < 2; ++j) {
-    active[j] = MaskFromLanes(g.has_point[j]);
-    if (!AnyLane(active[j])) continue;
+    any_point[j] = AnyLane(MaskFromLanes(g.has_point[j]));
+    if (!any_point[j]) continue;
     ContactGroup::Points& cp = g.points[j];
     const Float4 rax = Load4(cp.anchor_ax), ray = Load4(cp.anchor_ay);
     const Float4 rbx = Load4(cp.anchor_bx), rby = Load4(cp.anchor_by);
@@ -229,7 +244,9 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
       mass_scale = Select(speculative, one, soft_mass_scale);
       impulse_scale = Select(speculative, zero, soft_impulse_scale);
     } else {
-      bias = Select(speculative, s * inv_h4, zero);
+      // s > 0 ? s / h : 0, exactly: with inv_h > 0 the product is positive
+      // only when s is, and otherwise zero or negative.
+      bias = Max4(s * inv_h4, zero);
       mass_scale = one;
       impulse_scale = zero;
     }
@@ -240,16 +257,14 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
     Float4 impulse = -Load4(cp.normal_mass) * mass_scale * (vn + bias) - impulse_scale * ni;
     const Float4 accumulated = Max4(ni + impulse, zero);
     impulse = accumulated - ni;
-    Store4(cp.normal_impulse, Select(active[j], accumulated, ni));
-    const Float4 max_ni = Load4(cp.max_normal_impulse);
-    Store4(cp.max_normal_impulse, Select(active[j], Max4(max_ni, impulse), max_ni));
-    ApplyImpulse(active[j], impulse * nx, impulse * ny, ma, ia, rax, ray, mb, ib, rbx, rby, &a,
-                 &b);
+    Store4(cp.normal_impulse, accumulated);
+    Store4(cp.max_normal_impulse, Max4(Load4(cp.max_normal_impulse), impulse));
+    ApplyImpulse(impulse * nx, impulse * ny, ma, ia, rax, ray, mb, ib, rbx, rby, &a, &b);
   }
 
   const Float4 friction = Load4(g.friction);
   for (int32_t j = 0; j < 2; ++j) {
-    if (!AnyLane(active[j])) continue;
+    if (!any_point[j]) continue;
     ContactGroup::Points& cp = g.points[j];
     const Float4 rax = Load4(cp.anchor_ax), ray = Load4(cp.anchor_ay);
     const Float4 rbx = Load4(cp.anchor_bx), rby = Load4(cp.anchor_by);
@@ -267,8 +282,8 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
     Float4 impulse = -Load4(cp.tangent_mass) * vt;
     const Float4 accumulated = Clamp4(ti + impulse, -limit, limit);
     impulse = accumulated - ti;
-    Store4(cp.tangent_impulse, Select(active[j], accumulated, ti));
-    ApplyImpulse(active[j], impulse * tx, impulse * ty, ma, ia, rax, ray, mb, ib, rbx, rby, &a,
+    Store4(cp.tangent_impulse, accumulated);
+    ApplyImpulse(impulse * tx, impulse * ty, ma, ia, rax, ray, mb, ib, rbx, rby, &a,
                  &b);
   }
   Scatter(bodies, g.index_a, g.moves_a, a);

@@ -72,18 +72,25 @@ void CheckImplementation() {
   ExpectLanewise([](const float* a, const float*, float* o) {
     Impl::Store(o, Impl::Neg(Impl::Load(a)));
   }, [](float x, float) { return -x; });
-  // Max, Min and Clamp of atoll/math.h as the solver writes them.
+  // Max, Min and Clamp of atoll/math.h, as selects and as Max4/Min4 (one
+  // instruction each with SSE), and Clamp as the solver writes it.
   ExpectLanewise([](const float* a, const float* b, float* o) {
     const F4 x = Impl::Load(a), y = Impl::Load(b);
     Impl::Store(o, Impl::Select(Impl::Gt(x, y), x, y));
+  }, [](float x, float y) { return Max(x, y); });
+  ExpectLanewise([](const float* a, const float* b, float* o) {
+    Impl::Store(o, Impl::Max(Impl::Load(a), Impl::Load(b)));
   }, [](float x, float y) { return Max(x, y); });
   ExpectLanewise([](const float* a, const float* b, float* o) {
     const F4 x = Impl::Load(a), y = Impl::Load(b);
     Impl::Store(o, Impl::Select(Impl::Lt(x, y), x, y));
   }, [](float x, float y) { return Min(x, y); });
   ExpectLanewise([](const float* a, const float* b, float* o) {
+    Impl::Store(o, Impl::Min(Impl::Load(a), Impl::Load(b)));
+  }, [](float x, float y) { return Min(x, y); });
+  ExpectLanewise([](const float* a, const float* b, float* o) {
     const F4 x = Impl::Load(a), hi = Impl::Load(b), lo = Impl::Neg(hi);
-    Impl::Store(o, Impl::Select(Impl::Lt(x, lo), lo, Impl::Select(Impl::Gt(x, hi), hi, x)));
+    Impl::Store(o, Impl::Select(Impl::Lt(x, lo), lo, Impl::Min(hi, x)));
   }, [](float x, float y) { return Clamp(x, -y, y); });
   // Equality and negated masks (the restitution pass's conditions).
   ExpectLanewise([](const float* a, const float* b, float* o) {
@@ -111,6 +118,8 @@ struct Portable {
   static F4 Select(float4_portable::Mask4 m, F4 a, F4 b) {
     return float4_portable::Select(m, a, b);
   }
+  static F4 Max(F4 a, F4 b) { return float4_portable::Max4(a, b); }
+  static F4 Min(F4 a, F4 b) { return float4_portable::Min4(a, b); }
 };
 
 TEST(Float4Test, PortableLanesEqualScalarFloats) { CheckImplementation<Portable>(); }
@@ -132,6 +141,8 @@ struct Sse {
   static float4_sse::Mask4 Eq(F4 a, F4 b) { return a == b; }
   static float4_sse::Mask4 Not(float4_sse::Mask4 m) { return !m; }
   static F4 Select(float4_sse::Mask4 m, F4 a, F4 b) { return float4_sse::Select(m, a, b); }
+  static F4 Max(F4 a, F4 b) { return float4_sse::Max4(a, b); }
+  static F4 Min(F4 a, F4 b) { return float4_sse::Min4(a, b); }
 };
 
 TEST(Float4Test, Sse2LanesEqualScalarFloats) { CheckImplementation<Sse>(); }
