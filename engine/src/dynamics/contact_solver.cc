@@ -39,9 +39,9 @@ ATOLL_INLINE void ApplyImpulse(Float4 px, Float4 py, Float4 ma, Float4 ia, Float
 
 // The same in the lanes of `active` only (restitution, which skips points
 // that exist).
-ATOLL_INLINE void ApplyImpulse(Mask4 active, Float4 px, Float4 py, Float4 ma, Float4 ia,
-                               Float4 rax, Float4 ray, Float4 mb, Float4 ib, Float4 rbx,
-                               Float4 rby, Bodies4* a, Bodies4* b) {
+ATOLL_INLINE void ApplyImpulse(Mask4 active, Float4 px, Float4 py, Float4 ma, Float4 ia, Float4 rax,
+                               Float4 ray, Float4 mb, Float4 ib, Float4 rbx, Float4 rby, Bodies4* a,
+                               Bodies4* b) {
   a->vx = Select(active, a->vx - ma * px, a->vx);
   a->vy = Select(active, a->vy - ma * py, a->vy);
   a->w = Select(active, a->w - ia * (rax * py - ray * px), a->w);
@@ -73,15 +73,15 @@ void ClearContactLane(ContactGroup* g, int32_t lane, int32_t static_slot) {
   g->contact[lane] = -1;
   g->moves_a[lane] = g->moves_b[lane] = 0;
   g->normal_x[lane] = g->normal_y[lane] = 0.0f;
-  g->friction[lane] = g->restitution[lane] = g->max_push[lane] = 0.0f;
+  g->friction[lane] = g->restitution[lane] = 0.0f;
   g->inv_mass_a[lane] = g->inv_inertia_a[lane] = 0.0f;
   g->inv_mass_b[lane] = g->inv_inertia_b[lane] = 0.0f;
   for (int32_t j = 0; j < 2; ++j) ClearPointLane(g, j, lane);
 }
 
 void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& params,
-                    const std::vector<int32_t>& deep, float max_push, int32_t i,
-                    int32_t static_slot, ContactGroup* g, int32_t lane) {
+                    const std::vector<int32_t>& deep, int32_t i, int32_t static_slot,
+                    ContactGroup* g, int32_t lane) {
   const Contact& c = w.contacts[i];
   const Body& ba = w.bodies[c.body_a];
   const Body& bb = w.bodies[c.body_b];
@@ -94,16 +94,13 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
   g->normal_y[lane] = c.manifold.normal.y;
   g->friction[lane] = c.friction;
   g->restitution[lane] = c.restitution;
-  // The push limit shared among the deep contacts (contact_solver.h); a
-  // body outside the solve cannot give way, so against it the full limit.
+  // The pile it is in: the most deep contacts of either body.
   const bool both_solved = ia >= 0 && ib >= 0;
-  const int32_t sharing = std::max({1, ia >= 0 ? deep[ia] : 1, ib >= 0 ? deep[ib] : 1});
-  g->max_push[lane] = both_solved ? max_push / static_cast<float>(sharing) : max_push;
+  const int32_t pile = std::max({1, ia >= 0 ? deep[ia] : 1, ib >= 0 ? deep[ib] : 1});
   // Warm start of a pile's overlapping points, thinned as the pile grows.
-  const float pile_warm_start =
-      both_solved && sharing > kPileContacts
-          ? static_cast<float>(kPileContacts) / static_cast<float>(sharing)
-          : 1.0f;
+  const float pile_warm_start = both_solved && pile > kPileContacts
+                                    ? static_cast<float>(kPileContacts) / static_cast<float>(pile)
+                                    : 1.0f;
   const float ma = ia >= 0 ? params[ia].inv_mass : 0.0f;
   const float ia_ = ia >= 0 ? params[ia].inv_inertia : 0.0f;
   const float mb = ib >= 0 ? params[ib].inv_mass : 0.0f;
@@ -147,10 +144,44 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
   }
 }
 
+// The velocity of a body's material at `point` at the step's start.
+Vec2 PointVelocity(const Body& b, Vec2 point) {
+  return b.linear_velocity + Cross(b.angular_velocity, point - b.center);
+}
+
+// Whether `carrier`, overlapping `body` deeper than the slop, may carry it
+// along at its own speed there (see SetPushSpeedCaps in solver.cc): when it
+// is kinematic or heavier (a drum's wall turns its rim faster than its
+// center moves), or when the two were closing faster than the push limit
+// (a collision that went deep, not a pile). Bodies of equal mass that push
+// each other apart do not: the spin a push gives one body would raise its
+// neighbour's cap, and that one's neighbour's, step after step.
+bool Carries(const Body& carrier, const Body& body, bool collision) {
+  return collision || carrier.type != BodyType::kDynamic || carrier.mass > body.mass;
+}
+
+// The deepest point of the contact if it overlaps by more than the slop,
+// else -1.
+int32_t DeepestPoint(const Manifold& m) {
+  int32_t deepest = -1;
+  for (int32_t j = 0; j < m.point_count; ++j) {
+    const float separation = m.points[j].separation;
+    if (separation < -kLinearSlop && (deepest < 0 || separation < m.points[deepest].separation)) {
+      deepest = j;
+    }
+  }
+  return deepest;
+}
+
 void CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyParams>& params,
-                           std::vector<int32_t>* touching, std::vector<int32_t>* deep) {
+                           std::vector<int32_t>* touching, std::vector<int32_t>* deep,
+                           std::vector<float>* deep_partner_speed,
+                           std::vector<uint8_t>* in_pile) {
   touching->clear();
   deep->assign(params.size(), 0);
+  deep_partner_speed->assign(params.size(), 0.0f);
+  in_pile->assign(params.size(), 0);
+  const float push = w.def.contact_push_max_velocity;
   for (int32_t i = 0; i < w.contact_ids.Capacity(); ++i) {
     if (!w.contact_ids.IsAlive(i)) continue;
     const Contact& c = w.contacts[i];
@@ -162,14 +193,39 @@ void CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyPara
     const bool b_moves = ib >= 0 && params[ib].inv_mass + params[ib].inv_inertia > 0.0f;
     if (!a_moves && !b_moves) continue;
     touching->push_back(i);
-    float deepest = 0.0f;
-    for (int32_t j = 0; j < c.manifold.point_count; ++j) {
-      deepest = Min(deepest, c.manifold.points[j].separation);
+    const int32_t deepest = DeepestPoint(c.manifold);
+    if (deepest >= 0) {
+      const Body& ba = w.bodies[c.body_a];
+      const Body& bb = w.bodies[c.body_b];
+      const Vec2 point = c.manifold.points[deepest].point;
+      const Vec2 va = PointVelocity(ba, point), vb = PointVelocity(bb, point);
+      const bool collision = Dot(vb - va, c.manifold.normal) < -push;
+      if (ia >= 0) {
+        ++(*deep)[ia];
+        if (Carries(bb, ba, collision)) {
+          (*deep_partner_speed)[ia] = Max((*deep_partner_speed)[ia], Length(vb));
+        }
+      }
+      if (ib >= 0) {
+        ++(*deep)[ib];
+        if (Carries(ba, bb, collision)) {
+          (*deep_partner_speed)[ib] = Max((*deep_partner_speed)[ib], Length(va));
+        }
+      }
     }
-    if (deepest < -kLinearSlop) {
-      if (ia >= 0) ++(*deep)[ia];
-      if (ib >= 0) ++(*deep)[ib];
-    }
+  }
+  // A pile: bodies in two or more deep contacts and their deep partners.
+  // Two bodies overlapping only each other push apart at the limit between
+  // them and no faster: nothing to compound.
+  for (int32_t i : *touching) {
+    const Contact& c = w.contacts[i];
+    if (DeepestPoint(c.manifold) < 0) continue;
+    const int32_t ia = w.bodies[c.body_a].solver_index;
+    const int32_t ib = w.bodies[c.body_b].solver_index;
+    const bool pile = (ia >= 0 && (*deep)[ia] >= 2) || (ib >= 0 && (*deep)[ib] >= 2);
+    if (!pile) continue;
+    if (ia >= 0) (*in_pile)[ia] = 1;
+    if (ib >= 0) (*in_pile)[ib] = 1;
   }
 }
 
@@ -196,8 +252,8 @@ void WarmStartContacts(const ContactGroup& g, SolverBody* bodies) {
   Scatter(bodies, g.index_b, g.moves_b, b);
 }
 
-void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness, float inv_h,
-                   bool use_bias) {
+void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness,
+                   float max_push, float inv_h, bool use_bias) {
   ContactGroup& g = *group;
   Bodies4 a, b;
   Gather(bodies, g.index_a, &a);
@@ -211,7 +267,7 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
   const Float4 bias_rate = Splat4(softness.bias_rate);
   const Float4 soft_mass_scale = Splat4(softness.mass_scale);
   const Float4 soft_impulse_scale = Splat4(softness.impulse_scale);
-  const Float4 min_bias = -Load4(g.max_push);
+  const Float4 min_bias = Splat4(-max_push);
   // Motion of the bodies since the step began.
   const Float4 dpx = b.dpx - a.dpx, dpy = b.dpy - a.dpy;
   Float4 moved_x[2], moved_y[2];  // relative anchor motion per point
@@ -283,8 +339,7 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
     const Float4 accumulated = Clamp4(ti + impulse, -limit, limit);
     impulse = accumulated - ti;
     Store4(cp.tangent_impulse, accumulated);
-    ApplyImpulse(impulse * tx, impulse * ty, ma, ia, rax, ray, mb, ib, rbx, rby, &a,
-                 &b);
+    ApplyImpulse(impulse * tx, impulse * ty, ma, ia, rax, ray, mb, ib, rbx, rby, &a, &b);
   }
   Scatter(bodies, g.index_a, g.moves_a, a);
   Scatter(bodies, g.index_b, g.moves_b, b);

@@ -53,8 +53,18 @@ struct SolverScratch {
   /// constraints in contact_colours.order().
   std::vector<int32_t> touching_contacts;
   /// Per solver slot: how many of touching_contacts overlap it by more than
-  /// the slop (the push limit is shared among them, contact_solver.h).
+  /// the slop (a body with one has its speed capped, a pile's warm start
+  /// is thinned: contact_solver.h).
   std::vector<int32_t> deep_contacts;
+  /// Per solver slot: how fast the fastest body in deep contact with it
+  /// moves (CollectSolverContacts).
+  std::vector<float> deep_partner_speed;
+  /// Per solver slot: in a pile of deep contacts (CollectSolverContacts).
+  std::vector<uint8_t> in_pile;
+  /// Per solver slot: the speed the body may not exceed this step, 0 for no
+  /// cap (a body with no deep contact); see SetPushSpeedCaps in solver.cc.
+  std::vector<float> speed_cap;
+  bool any_speed_cap = false;
   /// This step's colouring of `joints` and of `touching_contacts` (by
   /// position in those arrays).
   ConstraintColours joint_colours;
