@@ -144,12 +144,14 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
   }
 }
 
+namespace {
+
 // The velocity of a body's material at `point` at the step's start.
-Vec2 PointVelocity(const Body& b, Vec2 point) {
+Vec2 BodyPointVelocity(const Body& b, Vec2 point) {
   return b.linear_velocity + Cross(b.angular_velocity, point - b.center);
 }
 
-// Whether `carrier`, overlapping `body` deeper than the slop, may carry it
+// Whether `carrier`, overlapping `body` deeper than the slop, carries it
 // along at its own speed there (see SetPushSpeedCaps in solver.cc): when it
 // is kinematic or heavier (a drum's wall turns its rim faster than its
 // center moves), or when the two were closing faster than the push limit
@@ -159,6 +161,10 @@ Vec2 PointVelocity(const Body& b, Vec2 point) {
 bool Carries(const Body& carrier, const Body& body, bool collision) {
   return collision || carrier.type != BodyType::kDynamic || carrier.mass > body.mass;
 }
+
+// Passes that hand a kinematic pusher's speed on through the heap it
+// pushes (CollectSolverContacts).
+constexpr int32_t kPushedAlongPasses = 16;
 
 // The deepest point of the contact if it overlaps by more than the slop,
 // else -1.
@@ -173,15 +179,19 @@ int32_t DeepestPoint(const Manifold& m) {
   return deepest;
 }
 
+}  // namespace
+
 void CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyParams>& params,
-                           std::vector<int32_t>* touching, std::vector<int32_t>* deep,
-                           std::vector<float>* deep_partner_speed,
-                           std::vector<uint8_t>* in_pile) {
+                           std::vector<int32_t>* touching, DeepContacts* deep) {
   touching->clear();
-  deep->assign(params.size(), 0);
-  deep_partner_speed->assign(params.size(), 0.0f);
-  in_pile->assign(params.size(), 0);
+  const size_t slots = params.size();
+  deep->count.assign(slots, 0);
+  deep->carry_speed.assign(slots, 0.0f);
+  deep->pushed_along.assign(slots, 0.0f);
+  deep->in_pile.assign(slots, 0);
+  deep->pairs.clear();
   const float push = w.def.contact_push_max_velocity;
+  bool pusher = false;
   for (int32_t i = 0; i < w.contact_ids.Capacity(); ++i) {
     if (!w.contact_ids.IsAlive(i)) continue;
     const Contact& c = w.contacts[i];
@@ -194,38 +204,67 @@ void CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyPara
     if (!a_moves && !b_moves) continue;
     touching->push_back(i);
     const int32_t deepest = DeepestPoint(c.manifold);
-    if (deepest >= 0) {
-      const Body& ba = w.bodies[c.body_a];
-      const Body& bb = w.bodies[c.body_b];
-      const Vec2 point = c.manifold.points[deepest].point;
-      const Vec2 va = PointVelocity(ba, point), vb = PointVelocity(bb, point);
-      const bool collision = Dot(vb - va, c.manifold.normal) < -push;
-      if (ia >= 0) {
-        ++(*deep)[ia];
-        if (Carries(bb, ba, collision)) {
-          (*deep_partner_speed)[ia] = Max((*deep_partner_speed)[ia], Length(vb));
-        }
+    if (deepest < 0) continue;
+    const Body& ba = w.bodies[c.body_a];
+    const Body& bb = w.bodies[c.body_b];
+    const Vec2 point = c.manifold.points[deepest].point;
+    const Vec2 va = BodyPointVelocity(ba, point), vb = BodyPointVelocity(bb, point);
+    const bool collision = Dot(vb - va, c.manifold.normal) < -push;
+    // Side k: its slot, its body, the other body and that one's velocity.
+    const int32_t slot[2] = {ia, ib};
+    const Body* body[2] = {&ba, &bb};
+    const Vec2 other_velocity[2] = {vb, va};
+    for (int32_t k = 0; k < 2; ++k) {
+      if (slot[k] < 0) continue;
+      ++deep->count[slot[k]];
+      const Body& other = *body[1 - k];
+      if (!Carries(other, *body[k], collision)) continue;
+      const float speed = Length(other_velocity[k]);
+      deep->carry_speed[slot[k]] = Max(deep->carry_speed[slot[k]], speed);
+      if (other.type == BodyType::kKinematic && speed > push) {
+        deep->pushed_along[slot[k]] = Max(deep->pushed_along[slot[k]], speed);
+        pusher = true;
       }
-      if (ib >= 0) {
-        ++(*deep)[ib];
-        if (Carries(ba, bb, collision)) {
-          (*deep_partner_speed)[ib] = Max((*deep_partner_speed)[ib], Length(va));
-        }
-      }
+    }
+    if (ia >= 0 && ib >= 0) {
+      deep->pairs.push_back(ia);
+      deep->pairs.push_back(ib);
     }
   }
   // A pile: bodies in two or more deep contacts and their deep partners.
   // Two bodies overlapping only each other push apart at the limit between
   // them and no faster: nothing to compound.
-  for (int32_t i : *touching) {
-    const Contact& c = w.contacts[i];
-    if (DeepestPoint(c.manifold) < 0) continue;
-    const int32_t ia = w.bodies[c.body_a].solver_index;
-    const int32_t ib = w.bodies[c.body_b].solver_index;
-    const bool pile = (ia >= 0 && (*deep)[ia] >= 2) || (ib >= 0 && (*deep)[ib] >= 2);
-    if (!pile) continue;
-    if (ia >= 0) (*in_pile)[ia] = 1;
-    if (ib >= 0) (*in_pile)[ib] = 1;
+  const size_t pair_count = deep->pairs.size() / 2;
+  for (size_t k = 0; k < pair_count; ++k) {
+    const int32_t a = deep->pairs[2 * k], b = deep->pairs[2 * k + 1];
+    if (deep->count[a] >= 2 || deep->count[b] >= 2) deep->in_pile[a] = deep->in_pile[b] = 1;
+  }
+  for (size_t slot = 0; slot < slots; ++slot) {
+    // Overlapping a static or kinematic body and another: a pile too.
+    if (deep->count[slot] >= 2) deep->in_pile[slot] = 1;
+  }
+  // A kinematic pusher moving a heap faster than the limit moves the bodies
+  // behind the ones it overlaps as well, or the heap would be squeezed into
+  // itself: its speed is handed on through the heap's deep contacts. Only a
+  // kinematic body's speed, which no push gave, so handing it on cannot
+  // compound. Passes in contact order until nothing changes, at most
+  // kPushedAlongPasses (a deeper heap lags a few steps behind).
+  for (int32_t pass = 0; pusher && pass < kPushedAlongPasses; ++pass) {
+    bool changed = false;
+    for (size_t k = 0; k < pair_count; ++k) {
+      float& a = deep->pushed_along[deep->pairs[2 * k]];
+      float& b = deep->pushed_along[deep->pairs[2 * k + 1]];
+      if (a != b) {
+        a = b = Max(a, b);
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  if (pusher) {
+    for (size_t slot = 0; slot < slots; ++slot) {
+      deep->carry_speed[slot] = Max(deep->carry_speed[slot], deep->pushed_along[slot]);
+    }
   }
 }
 

@@ -94,20 +94,32 @@ struct ContactGroup {
   } points[2];
 };
 
+/// Per solver slot, the deep contacts (overlap beyond kLinearSlop) of a
+/// step's touching contacts: what the speed cap of bodies in a pile needs
+/// (SetPushSpeedCaps in solver.cc) and the thinned warm start of a pile.
+struct DeepContacts {
+  /// How many deep contacts the body is in.
+  std::vector<int32_t> count;
+  /// How fast the bodies that carry it along move where they overlap it, at
+  /// the step's start (the largest; 0 for none): kinematic or heavier
+  /// bodies, bodies that were closing on it faster than the push limit,
+  /// and, handed on through a heap, kinematic pushers faster than the limit.
+  std::vector<float> carry_speed;
+  /// In a pile: two or more deep contacts, or one with a body that has two.
+  std::vector<uint8_t> in_pile;
+  /// Scratch: the speed of a kinematic pusher handed on through the heap,
+  /// and the solver slot pairs of the deep contacts between two bodies of
+  /// the solve.
+  std::vector<float> pushed_along;
+  std::vector<int32_t> pairs;
+};
+
 /// Lists, in contact index order, the touching non-sensor contacts with a
 /// dynamic body in the solver (bodies' solver_index and `params` map bodies
-/// to solver slots, -1 outside the solver), and counts per solver slot how
-/// many of them overlap by more than kLinearSlop (`deep`, sized to params)
-/// and how fast the bodies overlapping it that deep that may carry it
-/// along (kinematic or heavier ones, or any that was closing on it faster
-/// than the push limit) move where they overlap it, at the step's start
-/// (`deep_partner_speed`, the largest; 0 for none), and whether it is in a
-/// pile (`in_pile`: two or more deep contacts, or a deep contact with a
-/// body that has two or more).
+/// to solver slots, -1 outside the solver), and fills `deep` (sized to
+/// params).
 void CollectSolverContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
-                           std::vector<int32_t>* touching, std::vector<int32_t>* deep,
-                           std::vector<float>* deep_partner_speed,
-                           std::vector<uint8_t>* in_pile);
+                           std::vector<int32_t>* touching, DeepContacts* deep);
 
 /// Makes lane `lane` of `group` unused (its bodies: `static_slot`).
 void ClearContactLane(ContactGroup* group, int32_t lane, int32_t static_slot);

@@ -134,11 +134,11 @@ void SetPushSpeedCaps(const WorldState& w, int32_t substeps, SolverScratch* s) {
   s->speed_cap.assign(static_cast<size_t>(count), 0.0f);
   s->any_speed_cap = false;
   for (int32_t i = 0; i < count; ++i) {
-    if (s->in_pile[i] == 0) continue;
+    if (s->deep.in_pile[i] == 0) continue;
     const SolverBodyParams& p = s->params[i];
     if (p.inv_mass == 0.0f) continue;  // kinematic: not moved by contacts
     const Vec2 v = s->bodies[i].linear_velocity;
-    float cap = Max(push, s->deep_partner_speed[i]);
+    float cap = Max(push, s->deep.carry_speed[i]);
     if (LengthSquared(v) > push * push) {
       cap = Max(cap, Length(v + static_cast<float>(substeps) * p.linear_kick));
     }
@@ -375,6 +375,30 @@ bool UpdateJointLayoutKey(SolverScratch* s) {
   return same;
 }
 
+// Records, per touching contact of the solve, the solver slots of the
+// bodies it moves (-1 for one it does not): everything the contact
+// colouring and LayOutContactGroups read. Returns whether the record is
+// last step's (and there are contacts).
+bool UpdateContactLayoutKey(const WorldState& w, SolverScratch* s) {
+  const size_t count = s->touching_contacts.size();
+  std::vector<int32_t>& key = s->contact_layout_key;
+  bool same = count > 0 && key.size() == 2 * count;
+  key.resize(2 * count);
+  for (size_t k = 0; k < count; ++k) {
+    const Contact& c = w.contacts[s->touching_contacts[k]];
+    const int32_t body[2] = {c.body_a, c.body_b};
+    for (int32_t side = 0; side < 2; ++side) {
+      const int32_t slot = w.bodies[body[side]].solver_index;
+      const bool moves = slot >= 0 && ConstraintMoves(slot, s->params[slot].inv_mass,
+                                                      s->params[slot].inv_inertia);
+      const int32_t record = moves ? slot : -1;
+      same = same && key[2 * k + side] == record;
+      key[2 * k + side] = record;
+    }
+  }
+  return same;
+}
+
 // What each stage of the solve does (StageRunner::Stage::tag).
 enum SolveStage : int32_t {
   kPrepareContacts,
@@ -412,8 +436,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   const float h = time_step / static_cast<float>(substeps);
   const float inv_h = 1.0f / h;
   GatherBodies(w, h, s);
-  CollectSolverContacts(*w, s->params, &s->touching_contacts, &s->deep_contacts,
-                        &s->deep_partner_speed, &s->in_pile);
+  CollectSolverContacts(*w, s->params, &s->touching_contacts, &s->deep);
   SetPushSpeedCaps(*w, substeps, s);
 
   // Contacts stiffer than a quarter of the substep rate would ring.
@@ -444,24 +467,23 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
                             });
     LayOutJoints(s);
   }
-  s->contact_colours.Colour(static_cast<int32_t>(s->touching_contacts.size()), body_count,
-                            [w, s](int32_t k, int32_t slots[2]) {
-                              const Contact& c = w->contacts[s->touching_contacts[k]];
-                              const int32_t body[2] = {c.body_a, c.body_b};
-                              for (int32_t side = 0; side < 2; ++side) {
-                                const int32_t slot = w->bodies[body[side]].solver_index;
-                                const bool moves =
-                                    slot >= 0 && ConstraintMoves(slot, s->params[slot].inv_mass,
-                                                                 s->params[slot].inv_inertia);
-                                slots[side] = moves ? slot : -1;
-                              }
-                            });
+  // Likewise the contacts' colouring and layout are a function of the
+  // slots UpdateContactLayoutKey records: in a resting or slowly moving
+  // stack the touching contacts and the bodies' slots stay the same.
+  if (!UpdateContactLayoutKey(*w, s)) {
+    s->contact_colours.Colour(static_cast<int32_t>(s->touching_contacts.size()), body_count,
+                              [s](int32_t k, int32_t slots[2]) {
+                                slots[0] = s->contact_layout_key[2 * k];
+                                slots[1] = s->contact_layout_key[2 * k + 1];
+                              });
+    LayOutContactGroups(s);
+  }
   // Constraints are stored by colour, four to a group, so each colour's
   // pass streams through contiguous memory (random order cost more than the
-  // colouring) and solves four constraints at a time. Group lanes name
-  // bodies outside the solve by one more slot after the bodies, which holds
-  // the static stand-in (never written: no constraint moves it).
-  LayOutContactGroups(s);
+  // colouring) and solves four constraints at a time (LayOutContactGroups,
+  // above). Group lanes name bodies outside the solve by one more slot
+  // after the bodies, which holds the static stand-in (never written: no
+  // constraint moves it).
   const int32_t static_slot = body_count;
   s->bodies.push_back(kStaticSolverBody);
 
@@ -515,7 +537,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
             if (k < 0) {
               ClearContactLane(&groups[g], lane, static_slot);
             } else {
-              PrepareContact(*w, s->params, s->deep_contacts,
+              PrepareContact(*w, s->params, s->deep.count,
                              s->touching_contacts[contact_order[k]], static_slot, &groups[g],
                              lane);
             }

@@ -52,15 +52,8 @@ struct SolverScratch {
   /// The contacts solved this step, in index order; `contacts` holds their
   /// constraints in contact_colours.order().
   std::vector<int32_t> touching_contacts;
-  /// Per solver slot: how many of touching_contacts overlap it by more than
-  /// the slop (a body with one has its speed capped, a pile's warm start
-  /// is thinned: contact_solver.h).
-  std::vector<int32_t> deep_contacts;
-  /// Per solver slot: how fast the fastest body in deep contact with it
-  /// moves (CollectSolverContacts).
-  std::vector<float> deep_partner_speed;
-  /// Per solver slot: in a pile of deep contacts (CollectSolverContacts).
-  std::vector<uint8_t> in_pile;
+  /// The deep contacts among them (contact_solver.h).
+  DeepContacts deep;
   /// Per solver slot: the speed the body may not exceed this step, 0 for no
   /// cap (a body with no deep contact); see SetPushSpeedCaps in solver.cc.
   std::vector<float> speed_cap;
@@ -73,6 +66,10 @@ struct SolverScratch {
   /// moves and whether it is a pin (three ints), to tell when the joint
   /// colouring and layout can be kept.
   std::vector<int32_t> joint_layout_key;
+  /// Per touching contact of the last colouring: the solver slots of the
+  /// bodies it moves (two ints), to tell when the contact colouring and
+  /// layout can be kept.
+  std::vector<int32_t> contact_layout_key;
   /// The step's chain of parallel stages.
   StageRunner stages;
 };
