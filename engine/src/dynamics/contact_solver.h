@@ -17,7 +17,7 @@
 // own speed plus gravity, no more. An earlier rule shared the limit among
 // a body's deep contacts instead; it bounded a pile created at one point
 // but not a row, and separated piles several times slower (docs/
-// benchmarks.md, "Robust physics").
+// benchmarks.md, "Engine core, session 6").
 //
 // Bodies in more than kPileContacts deep contacts are in a pile (created
 // inside others), not resting on them: the warm start of their overlapping

@@ -75,10 +75,10 @@ std::vector<BodyId> AddPile(World* world, int n, Vec2 at) {
 // at up to 15 m/s; then it comes to rest and sleeps, every box on the
 // ground or on other boxes. Coincident axis-aligned boxes separate along
 // the axes, so the pile becomes a cross of a row and a column that
-// topples: they end spread over about 28 m (measured 27.8), not the 20 m
-// issue 19 asked for; sharing the limit among a body's deep contacts kept
-// them within 16 m but took 5 to 7 times longer to separate a pile
-// (docs/benchmarks.md, "Robust physics").
+// topples: they end spread over about 27 m (|x| up to 13.7 m), not the 20 m
+// issue 19 asked for; sharing the limit among a body's deep contacts
+// spread them over 21 m and took 5 to 7 times longer to separate a pile
+// (docs/benchmarks.md, "Engine core, session 6").
 TEST(OverlapRecoveryTest, FiftyBoxesAtOnePointSeparateAtThePushLimitAndComeToRest) {
   auto world = MakeWorld();
   AddGround(world.get(), 100.0f);
