@@ -55,7 +55,7 @@ struct SolverScratch {
   /// The deep contacts among them (contact_solver.h).
   DeepContacts deep;
   /// Per solver slot: the speed the body may not exceed this step, 0 for no
-  /// cap (a body with no deep contact); see SetPushSpeedCaps in solver.cc.
+  /// cap (a body not in a pile); see SetPushSpeedCaps in solver.cc.
   std::vector<float> speed_cap;
   bool any_speed_cap = false;
   /// This step's colouring of `joints` and of `touching_contacts` (by
