@@ -39,9 +39,9 @@ ATOLL_INLINE void ApplyImpulse(Float4 px, Float4 py, Float4 ma, Float4 ia, Float
 
 // The same in the lanes of `active` only (restitution, which skips points
 // that exist).
-ATOLL_INLINE void ApplyImpulse(Mask4 active, Float4 px, Float4 py, Float4 ma, Float4 ia, Float4 rax,
-                               Float4 ray, Float4 mb, Float4 ib, Float4 rbx, Float4 rby, Bodies4* a,
-                               Bodies4* b) {
+ATOLL_INLINE void ApplyImpulse(Mask4 active, Float4 px, Float4 py, Float4 ma, Float4 ia,
+                               Float4 rax, Float4 ray, Float4 mb, Float4 ib, Float4 rbx,
+                               Float4 rby, Bodies4* a, Bodies4* b) {
   a->vx = Select(active, a->vx - ma * px, a->vx);
   a->vy = Select(active, a->vy - ma * py, a->vy);
   a->w = Select(active, a->w - ia * (rax * py - ray * px), a->w);
@@ -73,15 +73,15 @@ void ClearContactLane(ContactGroup* g, int32_t lane, int32_t static_slot) {
   g->contact[lane] = -1;
   g->moves_a[lane] = g->moves_b[lane] = 0;
   g->normal_x[lane] = g->normal_y[lane] = 0.0f;
-  g->friction[lane] = g->restitution[lane] = 0.0f;
+  g->friction[lane] = g->restitution[lane] = g->max_push[lane] = 0.0f;
   g->inv_mass_a[lane] = g->inv_inertia_a[lane] = 0.0f;
   g->inv_mass_b[lane] = g->inv_inertia_b[lane] = 0.0f;
   for (int32_t j = 0; j < 2; ++j) ClearPointLane(g, j, lane);
 }
 
 void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& params,
-                    const std::vector<int32_t>& deep, int32_t i, int32_t static_slot,
-                    ContactGroup* g, int32_t lane) {
+                    const std::vector<int32_t>& deep, float max_push, int32_t i,
+                    int32_t static_slot, ContactGroup* g, int32_t lane) {
   const Contact& c = w.contacts[i];
   const Body& ba = w.bodies[c.body_a];
   const Body& bb = w.bodies[c.body_b];
@@ -94,13 +94,16 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
   g->normal_y[lane] = c.manifold.normal.y;
   g->friction[lane] = c.friction;
   g->restitution[lane] = c.restitution;
-  // The pile it is in: the most deep contacts of either body.
+  // The push limit shared among the deep contacts (contact_solver.h); a
+  // body outside the solve cannot give way, so against it the full limit.
   const bool both_solved = ia >= 0 && ib >= 0;
-  const int32_t pile = std::max({1, ia >= 0 ? deep[ia] : 1, ib >= 0 ? deep[ib] : 1});
+  const int32_t sharing = std::max({1, ia >= 0 ? deep[ia] : 1, ib >= 0 ? deep[ib] : 1});
+  g->max_push[lane] = both_solved ? max_push / static_cast<float>(sharing) : max_push;
   // Warm start of a pile's overlapping points, thinned as the pile grows.
-  const float pile_warm_start = both_solved && pile > kPileContacts
-                                    ? static_cast<float>(kPileContacts) / static_cast<float>(pile)
-                                    : 1.0f;
+  const float pile_warm_start =
+      both_solved && sharing > kPileContacts
+          ? static_cast<float>(kPileContacts) / static_cast<float>(sharing)
+          : 1.0f;
   const float ma = ia >= 0 ? params[ia].inv_mass : 0.0f;
   const float ia_ = ia >= 0 ? params[ia].inv_inertia : 0.0f;
   const float mb = ib >= 0 ? params[ib].inv_mass : 0.0f;
@@ -144,54 +147,10 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
   }
 }
 
-namespace {
-
-// The velocity of a body's material at `point` at the step's start.
-Vec2 BodyPointVelocity(const Body& b, Vec2 point) {
-  return b.linear_velocity + Cross(b.angular_velocity, point - b.center);
-}
-
-// Whether `carrier`, overlapping `body` deeper than the slop, carries it
-// along at its own speed there (see SetPushSpeedCaps in solver.cc): when it
-// is kinematic or heavier (a drum's wall turns its rim faster than its
-// center moves), or when the two were closing faster than the push limit
-// (a collision that went deep, not a pile). Bodies of equal mass that push
-// each other apart do not: the spin a push gives one body would raise its
-// neighbour's cap, and that one's neighbour's, step after step.
-bool Carries(const Body& carrier, const Body& body, bool collision) {
-  return collision || carrier.type != BodyType::kDynamic || carrier.mass > body.mass;
-}
-
-// Passes that hand a kinematic pusher's speed on through the heap it
-// pushes (CollectSolverContacts).
-constexpr int32_t kPushedAlongPasses = 16;
-
-// The deepest point of the contact if it overlaps by more than the slop,
-// else -1.
-int32_t DeepestPoint(const Manifold& m) {
-  int32_t deepest = -1;
-  for (int32_t j = 0; j < m.point_count; ++j) {
-    const float separation = m.points[j].separation;
-    if (separation < -kLinearSlop && (deepest < 0 || separation < m.points[deepest].separation)) {
-      deepest = j;
-    }
-  }
-  return deepest;
-}
-
-}  // namespace
-
 void CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyParams>& params,
-                           std::vector<int32_t>* touching, DeepContacts* deep) {
+                           std::vector<int32_t>* touching, std::vector<int32_t>* deep) {
   touching->clear();
-  const size_t slots = params.size();
-  deep->count.assign(slots, 0);
-  deep->carry_speed.assign(slots, 0.0f);
-  deep->pushed_along.assign(slots, 0.0f);
-  deep->in_pile.assign(slots, 0);
-  deep->pairs.clear();
-  const float push = w.def.contact_push_max_velocity;
-  bool pusher = false;
+  deep->assign(params.size(), 0);
   for (int32_t i = 0; i < w.contact_ids.Capacity(); ++i) {
     if (!w.contact_ids.IsAlive(i)) continue;
     const Contact& c = w.contacts[i];
@@ -203,67 +162,13 @@ void CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyPara
     const bool b_moves = ib >= 0 && params[ib].inv_mass + params[ib].inv_inertia > 0.0f;
     if (!a_moves && !b_moves) continue;
     touching->push_back(i);
-    const int32_t deepest = DeepestPoint(c.manifold);
-    if (deepest < 0) continue;
-    const Body& ba = w.bodies[c.body_a];
-    const Body& bb = w.bodies[c.body_b];
-    const Vec2 point = c.manifold.points[deepest].point;
-    const Vec2 va = BodyPointVelocity(ba, point), vb = BodyPointVelocity(bb, point);
-    const bool collision = Dot(vb - va, c.manifold.normal) < -push;
-    // Side k: its slot, its body, the other body and that one's velocity.
-    const int32_t slot[2] = {ia, ib};
-    const Body* body[2] = {&ba, &bb};
-    const Vec2 other_velocity[2] = {vb, va};
-    for (int32_t k = 0; k < 2; ++k) {
-      if (slot[k] < 0) continue;
-      ++deep->count[slot[k]];
-      const Body& other = *body[1 - k];
-      if (!Carries(other, *body[k], collision)) continue;
-      const float speed = Length(other_velocity[k]);
-      deep->carry_speed[slot[k]] = Max(deep->carry_speed[slot[k]], speed);
-      if (other.type == BodyType::kKinematic && speed > push) {
-        deep->pushed_along[slot[k]] = Max(deep->pushed_along[slot[k]], speed);
-        pusher = true;
-      }
+    float deepest = 0.0f;
+    for (int32_t j = 0; j < c.manifold.point_count; ++j) {
+      deepest = Min(deepest, c.manifold.points[j].separation);
     }
-    if (ia >= 0 && ib >= 0) {
-      deep->pairs.push_back(ia);
-      deep->pairs.push_back(ib);
-    }
-  }
-  // A pile: bodies in two or more deep contacts and their deep partners.
-  // Two bodies overlapping only each other push apart at the limit between
-  // them and no faster: nothing to compound.
-  const size_t pair_count = deep->pairs.size() / 2;
-  for (size_t k = 0; k < pair_count; ++k) {
-    const int32_t a = deep->pairs[2 * k], b = deep->pairs[2 * k + 1];
-    if (deep->count[a] >= 2 || deep->count[b] >= 2) deep->in_pile[a] = deep->in_pile[b] = 1;
-  }
-  for (size_t slot = 0; slot < slots; ++slot) {
-    // Overlapping a static or kinematic body and another: a pile too.
-    if (deep->count[slot] >= 2) deep->in_pile[slot] = 1;
-  }
-  // A kinematic pusher moving a heap faster than the limit moves the bodies
-  // behind the ones it overlaps as well, or the heap would be squeezed into
-  // itself: its speed is handed on through the heap's deep contacts. Only a
-  // kinematic body's speed, which no push gave, so handing it on cannot
-  // compound. Passes in contact order until nothing changes, at most
-  // kPushedAlongPasses (a deeper heap lags a few steps behind).
-  for (int32_t pass = 0; pusher && pass < kPushedAlongPasses; ++pass) {
-    bool changed = false;
-    for (size_t k = 0; k < pair_count; ++k) {
-      float& a = deep->pushed_along[deep->pairs[2 * k]];
-      float& b = deep->pushed_along[deep->pairs[2 * k + 1]];
-      if (a != b) {
-        a = b = Max(a, b);
-        changed = true;
-      }
-    }
-    if (!changed) break;
-  }
-  if (pusher) {
-    for (size_t slot = 0; slot < slots; ++slot) {
-      deep->carry_speed[slot] = Max(deep->carry_speed[slot], deep->pushed_along[slot]);
+    if (deepest < -kLinearSlop) {
+      if (ia >= 0) ++(*deep)[ia];
+      if (ib >= 0) ++(*deep)[ib];
     }
   }
 }
@@ -291,8 +196,8 @@ void WarmStartContacts(const ContactGroup& g, SolverBody* bodies) {
   Scatter(bodies, g.index_b, g.moves_b, b);
 }
 
-void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness,
-                   float max_push, float inv_h, bool use_bias) {
+void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness, float inv_h,
+                   bool use_bias) {
   ContactGroup& g = *group;
   Bodies4 a, b;
   Gather(bodies, g.index_a, &a);
@@ -306,7 +211,7 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
   const Float4 bias_rate = Splat4(softness.bias_rate);
   const Float4 soft_mass_scale = Splat4(softness.mass_scale);
   const Float4 soft_impulse_scale = Splat4(softness.impulse_scale);
-  const Float4 min_bias = Splat4(-max_push);
+  const Float4 min_bias = -Load4(g.max_push);
   // Motion of the bodies since the step began.
   const Float4 dpx = b.dpx - a.dpx, dpy = b.dpy - a.dpy;
   Float4 moved_x[2], moved_y[2];  // relative anchor motion per point
@@ -378,7 +283,8 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
     const Float4 accumulated = Clamp4(ti + impulse, -limit, limit);
     impulse = accumulated - ti;
     Store4(cp.tangent_impulse, accumulated);
-    ApplyImpulse(impulse * tx, impulse * ty, ma, ia, rax, ray, mb, ib, rbx, rby, &a, &b);
+    ApplyImpulse(impulse * tx, impulse * ty, ma, ia, rax, ray, mb, ib, rbx, rby, &a,
+                 &b);
   }
   Scatter(bodies, g.index_a, g.moves_a, a);
   Scatter(bodies, g.index_b, g.moves_b, b);

@@ -7,17 +7,15 @@
 // solver (solver.cc) runs each pass colour by colour, four constraints of a
 // colour at a time (ContactGroup).
 //
-// Overlap is pushed out at up to the world's push limit per contact (the
-// soft contact's bias, capped), and no body moves faster than that limit
-// because of pushes, however many contacts push it: pushes add up along a
-// pile (the outer body of a row of n overlapping bodies would leave at
-// about n / 2 times the limit), so the solver caps the speed of every body
-// with a contact deeper than the slop at the limit for the step
-// (SetPushSpeedCaps in solver.cc). A body that came in faster keeps its
-// own speed plus gravity, no more. An earlier rule shared the limit among
-// a body's deep contacts instead; it bounded a pile created at one point
-// but not a row, and separated piles several times slower (docs/
-// benchmarks.md, "Engine core, session 6").
+// Overlap is pushed out at a speed capped per body, not per contact: a body
+// in n contacts that overlap by more than the slop has each of those with
+// other bodies of the solve push at most max_push / n (the larger n of the
+// two bodies), so its pushes add up to no more than max_push however many
+// bodies it is created inside. With a cap per contact, a pile of n bodies
+// created at one point spread at about n times the cap, each pair pushing
+// its own 3 m/s on top of its neighbour's. A contact with a static body
+// (which cannot give way) pushes at the full limit: a body created in the
+// ground under a pile comes out of it at the limit, not at a share of it.
 //
 // Bodies in more than kPileContacts deep contacts are in a pile (created
 // inside others), not resting on them: the warm start of their overlapping
@@ -72,6 +70,8 @@ struct ContactGroup {
   float normal_x[4], normal_y[4];
   float friction[4];
   float restitution[4];
+  /// Fastest push-out of each lane's overlap, m/s (see the overview).
+  float max_push[4];
   float inv_mass_a[4], inv_inertia_a[4];
   float inv_mass_b[4], inv_inertia_b[4];
   struct Points {
@@ -94,44 +94,24 @@ struct ContactGroup {
   } points[2];
 };
 
-/// Per solver slot, the deep contacts (overlap beyond kLinearSlop) of a
-/// step's touching contacts: what the speed cap of bodies in a pile needs
-/// (SetPushSpeedCaps in solver.cc) and the thinned warm start of a pile.
-struct DeepContacts {
-  /// How many deep contacts the body is in.
-  std::vector<int32_t> count;
-  /// How fast the bodies that carry it along move where they overlap it, at
-  /// the step's start (the largest; 0 for none): kinematic or heavier
-  /// bodies, bodies that were closing on it faster than the push limit,
-  /// and, handed on through a heap, kinematic pushers faster than the limit.
-  std::vector<float> carry_speed;
-  /// In a pile: two or more deep contacts, or one with a body that has two.
-  std::vector<uint8_t> in_pile;
-  /// Scratch: the speed of a kinematic pusher handed on through the heap,
-  /// and the solver slot pairs of the deep contacts between two bodies of
-  /// the solve.
-  std::vector<float> pushed_along;
-  std::vector<int32_t> pairs;
-};
-
 /// Lists, in contact index order, the touching non-sensor contacts with a
 /// dynamic body in the solver (bodies' solver_index and `params` map bodies
-/// to solver slots, -1 outside the solver), and fills `deep` (sized to
-/// params).
+/// to solver slots, -1 outside the solver), and counts per solver slot how
+/// many of them overlap by more than kLinearSlop (`deep`, sized to params).
 void CollectSolverContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
-                           std::vector<int32_t>* touching, DeepContacts* deep);
+                           std::vector<int32_t>* touching, std::vector<int32_t>* deep);
 
 /// Makes lane `lane` of `group` unused (its bodies: `static_slot`).
 void ClearContactLane(ContactGroup* group, int32_t lane, int32_t static_slot);
 
 /// Builds the constraint of touching contact `contact` into lane `lane` of
 /// `group`; bodies outside the solve get `static_slot`, the solver slot that
-/// holds kStaticSolverBody. `deep` is CollectSolverContacts' count. Reads
-/// only the world, `params` and `deep`, so groups may be built
-/// concurrently.
+/// holds kStaticSolverBody. `deep` is CollectSolverContacts' count and
+/// `max_push` the world's push limit. Reads only the world, `params` and
+/// `deep`, so groups may be built concurrently.
 void PrepareContact(const WorldState& world, const std::vector<SolverBodyParams>& params,
-                    const std::vector<int32_t>& deep, int32_t contact, int32_t static_slot,
-                    ContactGroup* group, int32_t lane);
+                    const std::vector<int32_t>& deep, float max_push, int32_t contact,
+                    int32_t static_slot, ContactGroup* group, int32_t lane);
 
 // The passes below read and write only the group and the solver slots of
 // the bodies its constraints move (ConstraintMoves), so the groups of one
@@ -141,10 +121,10 @@ void PrepareContact(const WorldState& world, const std::vector<SolverBodyParams>
 void WarmStartContacts(const ContactGroup& group, SolverBody* bodies);
 
 /// One Gauss-Seidel iteration of the group's constraints. `softness` for
-/// penetration recovery, pushing out at no more than `max_push` (m/s); with
-/// use_bias false (relax) overlap is not pushed out, only velocity solved.
+/// penetration recovery; with use_bias false (relax) overlap is not pushed
+/// out, only velocity solved.
 void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness,
-                   float max_push, float inv_h, bool use_bias);
+                   float inv_h, bool use_bias);
 
 /// The restitution pass, after the substeps.
 void ApplyRestitution(ContactGroup* group, SolverBody* bodies, float threshold);

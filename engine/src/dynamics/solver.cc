@@ -110,56 +110,8 @@ void IntegrateVelocities(SolverScratch* s, float max_speed, int32_t begin, int32
   }
 }
 
-// Overlap is pushed out at no more than the push limit per contact
-// (contact_solver.h), but pushes add up along a pile: the outer body of a
-// row of n overlapping bodies would leave at about n / 2 times the limit.
-// So a body in a pile (CollectSolverContacts: two or more deep contacts,
-// or a deep contact with a body that has two) may not move faster this
-// step than the push limit, or than the bodies that may carry it along
-// move where they overlap it (a drum's wall, a heavy body ploughing
-// through, a body that hit it fast: capping it below their speed lets them
-// pass through it), or than it already moved (its speed plus the step's
-// kicks, if that is over the limit). Those speeds are the step's start
-// ones, so pushes cannot raise one another's caps within a step. The cap
-// applies to the velocity that moves the body in each substep and to the
-// one the step ends with. Two bodies that overlap only each other are not
-// capped: their push is one contact's, and a cap would take momentum from
-// a pair that went deep in a fast hit. Bodies without deep contacts are
-// never capped, so collisions and stacking are untouched.
-void SetPushSpeedCaps(const WorldState& w, int32_t substeps, SolverScratch* s) {
-  // A hair under the limit, so the rounding of the scaling cannot take a
-  // speed over it.
-  const float push = w.def.contact_push_max_velocity * (1.0f - 1.0e-4f);
-  const int32_t count = static_cast<int32_t>(s->bodies.size());
-  s->speed_cap.assign(static_cast<size_t>(count), 0.0f);
-  s->any_speed_cap = false;
-  for (int32_t i = 0; i < count; ++i) {
-    if (s->deep.in_pile[i] == 0) continue;
-    const SolverBodyParams& p = s->params[i];
-    if (p.inv_mass == 0.0f) continue;  // kinematic: not moved by contacts
-    const Vec2 v = s->bodies[i].linear_velocity;
-    float cap = Max(push, s->deep.carry_speed[i]);
-    if (LengthSquared(v) > push * push) {
-      cap = Max(cap, Length(v + static_cast<float>(substeps) * p.linear_kick));
-    }
-    s->speed_cap[i] = cap;
-    s->any_speed_cap = true;
-  }
-}
-
-// Scales the linear velocity of capped bodies down to their cap.
-void CapSpeed(float cap, Vec2* v) {
-  if (cap == 0.0f) return;
-  const float speed_sq = LengthSquared(*v);
-  if (speed_sq > cap * cap) *v *= cap / Sqrt(speed_sq);
-}
-
 void IntegratePositions(SolverScratch* s, float h, int32_t begin, int32_t end) {
   SolverBody* bodies = s->bodies.data();
-  if (s->any_speed_cap) {
-    const float* cap = s->speed_cap.data();
-    for (int32_t i = begin; i < end; ++i) CapSpeed(cap[i], &bodies[i].linear_velocity);
-  }
   int32_t i = begin;
   // Four bodies at a time, each lane the scalar loop below operation for
   // operation (MulAdd, then IntegrateRotation's NormalizeRot), so bit for
@@ -195,7 +147,6 @@ void FinalizeBodies(WorldState* w, float time_step, SolverScratch* s, int32_t be
     const SolverBody& sb = s->bodies[i];
     Body& b = w->bodies[s->awake_bodies[i]];
     b.linear_velocity = sb.linear_velocity;
-    if (s->any_speed_cap) CapSpeed(s->speed_cap[i], &b.linear_velocity);
     b.angular_velocity = sb.angular_velocity;
     b.center = b.center0 + sb.delta_position;
     b.transform.q = NormalizeRot(MulRot(b.rotation0, sb.delta_rotation));
@@ -436,8 +387,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   const float h = time_step / static_cast<float>(substeps);
   const float inv_h = 1.0f / h;
   GatherBodies(w, h, s);
-  CollectSolverContacts(*w, s->params, &s->touching_contacts, &s->deep);
-  SetPushSpeedCaps(*w, substeps, s);
+  CollectSolverContacts(*w, s->params, &s->touching_contacts, &s->deep_contacts);
 
   // Contacts stiffer than a quarter of the substep rate would ring.
   const float hertz = Min(w->def.contact_hertz, 0.25f * inv_h);
@@ -537,9 +487,8 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
             if (k < 0) {
               ClearContactLane(&groups[g], lane, static_slot);
             } else {
-              PrepareContact(*w, s->params, s->deep.count,
-                             s->touching_contacts[contact_order[k]], static_slot, &groups[g],
-                             lane);
+              PrepareContact(*w, s->params, s->deep_contacts, push,
+                             s->touching_contacts[contact_order[k]], static_slot, &groups[g], lane);
             }
           }
         }
@@ -595,7 +544,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
       case kRelaxContacts: {
         const bool use_bias = stage.tag == kSolveContacts;
         for (int32_t g = begin; g < end; ++g) {
-          SolveContacts(&groups[g], bodies, softness, push, inv_h, use_bias);
+          SolveContacts(&groups[g], bodies, softness, inv_h, use_bias);
         }
         break;
       }

@@ -52,12 +52,9 @@ struct SolverScratch {
   /// The contacts solved this step, in index order; `contacts` holds their
   /// constraints in contact_colours.order().
   std::vector<int32_t> touching_contacts;
-  /// The deep contacts among them (contact_solver.h).
-  DeepContacts deep;
-  /// Per solver slot: the speed the body may not exceed this step, 0 for no
-  /// cap (a body not in a pile); see SetPushSpeedCaps in solver.cc.
-  std::vector<float> speed_cap;
-  bool any_speed_cap = false;
+  /// Per solver slot: how many of touching_contacts overlap it by more than
+  /// the slop (the push limit is shared among them, contact_solver.h).
+  std::vector<int32_t> deep_contacts;
   /// This step's colouring of `joints` and of `touching_contacts` (by
   /// position in those arrays).
   ConstraintColours joint_colours;
