@@ -147,8 +147,9 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
   }
 }
 
-void CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyParams>& params,
+bool CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyParams>& params,
                            std::vector<int32_t>* touching, std::vector<int32_t>* deep) {
+  bool push = false;
   touching->clear();
   deep->assign(params.size(), 0);
   for (int32_t i = 0; i < w.contact_ids.Capacity(); ++i) {
@@ -170,7 +171,9 @@ void CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyPara
       if (ia >= 0) ++(*deep)[ia];
       if (ib >= 0) ++(*deep)[ib];
     }
+    push = push || deepest < -kPushDepth;
   }
+  return push;
 }
 
 void WarmStartContacts(const ContactGroup& g, SolverBody* bodies) {
@@ -212,6 +215,7 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
   const Float4 soft_mass_scale = Splat4(softness.mass_scale);
   const Float4 soft_impulse_scale = Splat4(softness.impulse_scale);
   const Float4 min_bias = -Load4(g.max_push);
+  const Float4 push_depth = Splat4(-kPushDepth);
   // Motion of the bodies since the step began.
   const Float4 dpx = b.dpx - a.dpx, dpy = b.dpy - a.dpy;
   Float4 moved_x[2], moved_y[2];  // relative anchor motion per point
@@ -239,7 +243,9 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
     const Mask4 speculative = s > zero;
     Float4 bias, mass_scale, impulse_scale;
     if (use_bias) {
-      const Float4 push = bias_rate * s;
+      // Overlap beyond kPushDepth is PushContacts' to remove: the push
+      // fades from its value there to none at twice that depth.
+      const Float4 push = bias_rate * Min4(Max4(s, push_depth + push_depth - s), zero);
       bias = Select(speculative, s * inv_h4, Max4(push, min_bias));
       mass_scale = Select(speculative, one, soft_mass_scale);
       impulse_scale = Select(speculative, zero, soft_impulse_scale);
@@ -288,6 +294,42 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
   }
   Scatter(bodies, g.index_a, g.moves_a, a);
   Scatter(bodies, g.index_b, g.moves_b, b);
+}
+
+void PushContacts(const ContactGroup& g, const SolverBody* bodies, Vec2* push, float inv_h,
+                  float max_push, bool fixed_only) {
+  // Lane by lane: the lanes share no body they move, so this equals
+  // solving them side by side.
+  for (int32_t lane = 0; lane < 4; ++lane) {
+    const float ma = g.inv_mass_a[lane], mb = g.inv_mass_b[lane];
+    const float k = ma + mb;
+    if (g.contact[lane] < 0 || k == 0.0f) continue;
+    if (fixed_only && ma != 0.0f && mb != 0.0f) continue;
+    const int32_t ia = g.index_a[lane], ib = g.index_b[lane];
+    const SolverBody& a = bodies[ia];
+    const SolverBody& b = bodies[ib];
+    const Vec2 n{g.normal_x[lane], g.normal_y[lane]};
+    const Vec2 dp = b.delta_position - a.delta_position;
+    Vec2 pa = push[ia], pb = push[ib];
+    for (int32_t j = 0; j < 2; ++j) {
+      if (g.has_point[j][lane] == 0) continue;
+      const ContactGroup::Points& cp = g.points[j];
+      const Vec2 ra{cp.anchor_ax[lane], cp.anchor_ay[lane]};
+      const Vec2 rb{cp.anchor_bx[lane], cp.anchor_by[lane]};
+      // The separation as SolveContacts computes it.
+      const Vec2 d = dp + (RotateVector(b.delta_rotation, rb) - RotateVector(a.delta_rotation, ra));
+      const float s = Dot(n, d) + cp.base_separation[lane];
+      // Apart at a share of the overlap beyond kPushDepth per substep; a
+      // shallower contact lets the bodies be pushed together until it is
+      // that deep, no further.
+      const float target = Min(-kPushRate * (s + kPushDepth) * inv_h, max_push);
+      const float impulse = Max((target - Dot(n, pb - pa)) / k, 0.0f);
+      pa -= (ma * impulse) * n;
+      pb += (mb * impulse) * n;
+    }
+    if (g.moves_a[lane] != 0) push[ia] = pa;
+    if (g.moves_b[lane] != 0) push[ib] = pb;
+  }
 }
 
 void ApplyRestitution(ContactGroup* group, SolverBody* bodies, float threshold) {

@@ -7,7 +7,26 @@
 // solver (solver.cc) runs each pass colour by colour, four constraints of a
 // colour at a time (ContactGroup).
 //
-// Overlap is pushed out at a speed capped per body, not per contact: a body
+// Overlap deeper than kPushDepth (bodies created inside each other, a
+// body teleported into a wall, a hard impact) is removed by moving the
+// bodies, not by giving them velocity (split impulse): after each
+// substep's position update PushContacts solves the contacts for push
+// velocities, one Gauss-Seidel sweep colour by colour like the other
+// passes, then a second sweep of the contacts with a body that cannot
+// move, so a pile pushing a body down cannot drive it through the ground;
+// ApplyPushes (solver.cc) moves each body by its push velocity, capped at
+// the world's push limit, and forgets it. Nothing of the push is left in
+// the bodies' velocities, so separating a pile adds no kinetic energy and
+// takes none of an impact's momentum (the impulses that stop bodies going
+// deeper are the velocity solve's, as before), and a body comes out of any
+// pile no faster than the limit. The velocity solve pushes out overlap
+// down to kPushDepth softly as before, fading to no push at twice that
+// depth. The resting contacts of a stack never get that deep
+// (large_pyramid's deepest is under 0.01 m), so the push passes run only
+// in steps that start with a deeper contact; a body they move does not
+// fall asleep in that step.
+//
+// The velocity solve's push is capped per body, not per contact: a body
 // in n contacts that overlap by more than the slop has each of those with
 // other bodies of the solve push at most max_push / n (the larger n of the
 // two bodies), so its pushes add up to no more than max_push however many
@@ -39,6 +58,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "atoll/constants.h"
 #include "dynamics/solver_body.h"
 
 namespace atl {
@@ -48,6 +68,14 @@ struct WorldState;
 /// Deep contacts (overlap beyond kLinearSlop) beyond which a body is in a
 /// pile and its overlapping points' warm start is thinned.
 inline constexpr int32_t kPileContacts = 8;
+
+/// Overlap beyond which contacts are pushed apart by moving the bodies
+/// (PushContacts) rather than by velocity.
+inline constexpr float kPushDepth = 4.0f * kLinearSlop;
+
+/// The share of a contact's overlap beyond kPushDepth that one substep's
+/// push removes (before the push limit caps it).
+inline constexpr float kPushRate = 0.2f;
 
 /// Four contact constraints side by side, one per lane, as structures of
 /// arrays: the solver works on a whole group at once (core/float4.h), lane
@@ -98,7 +126,9 @@ struct ContactGroup {
 /// dynamic body in the solver (bodies' solver_index and `params` map bodies
 /// to solver slots, -1 outside the solver), and counts per solver slot how
 /// many of them overlap by more than kLinearSlop (`deep`, sized to params).
-void CollectSolverContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
+/// Returns whether any overlaps by more than kPushDepth (the step needs
+/// PushContacts).
+bool CollectSolverContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
                            std::vector<int32_t>* touching, std::vector<int32_t>* deep);
 
 /// Makes lane `lane` of `group` unused (its bodies: `static_slot`).
@@ -125,6 +155,16 @@ void WarmStartContacts(const ContactGroup& group, SolverBody* bodies);
 /// out, only velocity solved.
 void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness,
                    float inv_h, bool use_bias);
+
+/// One Gauss-Seidel iteration of the push-out (see the overview): reads
+/// the bodies' motion since the step began, and adds to `push` (per solver
+/// slot, zero before the substep's first sweep) the velocities that would
+/// remove kPushRate of each contact's overlap beyond kPushDepth, at most
+/// `max_push` per contact. With `fixed_only`, only the contacts with a
+/// body that cannot move (static, kinematic). Writes only the slots of
+/// bodies it moves.
+void PushContacts(const ContactGroup& group, const SolverBody* bodies, Vec2* push, float inv_h,
+                  float max_push, bool fixed_only);
 
 /// The restitution pass, after the substeps.
 void ApplyRestitution(ContactGroup* group, SolverBody* bodies, float threshold);

@@ -139,6 +139,22 @@ void IntegratePositions(SolverScratch* s, float h, int32_t begin, int32_t end) {
   }
 }
 
+// Moves bodies [begin, end) of the solve by their push velocities, each
+// capped at the push limit, and zeroes them for the next substep.
+void ApplyPushes(SolverScratch* s, float h, float max_push, int32_t begin, int32_t end) {
+  const float max_push_sq = max_push * max_push;
+  for (int32_t i = begin; i < end; ++i) {
+    Vec2& push = s->push_velocities[i];
+    if (push.x == 0.0f && push.y == 0.0f) continue;
+    const float speed_sq = LengthSquared(push);
+    if (speed_sq > max_push_sq) push *= max_push / Sqrt(speed_sq);
+    SolverBody& b = s->bodies[i];
+    b.delta_position = MulAdd(b.delta_position, h, push);
+    b.pushed = 1.0f;
+    push = {0.0f, 0.0f};
+  }
+}
+
 // Copies results back to bodies [begin, end) of the solve and advances their
 // sleep timers (each body its own slot, so blocks may run concurrently).
 void FinalizeBodies(WorldState* w, float time_step, SolverScratch* s, int32_t begin,
@@ -154,7 +170,9 @@ void FinalizeBodies(WorldState* w, float time_step, SolverScratch* s, int32_t be
     b.force = {0.0f, 0.0f};
     b.torque = 0.0f;
     // Sleep timer: the fastest surface point must stay below the threshold.
-    if (!b.allow_sleep || !w->def.enable_sleep) {
+    // A body being pushed out of overlap is not at rest, however slowly
+    // it moves.
+    if (!b.allow_sleep || !w->def.enable_sleep || sb.pushed != 0.0f) {
       b.sleep_time = 0.0f;
     } else {
       const float surface_speed = Abs(b.angular_velocity) * b.max_extent;
@@ -361,6 +379,9 @@ enum SolveStage : int32_t {
   kSolveJoints,
   kSolveContacts,
   kIntegratePositions,
+  kPushContacts,
+  kPushFixedContacts,  // the push's second sweep, contacts with a body that cannot move
+  kApplyPushes,
   kRelaxJoints,
   kRelaxContacts,
   kRestitution,
@@ -387,7 +408,8 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   const float h = time_step / static_cast<float>(substeps);
   const float inv_h = 1.0f / h;
   GatherBodies(w, h, s);
-  CollectSolverContacts(*w, s->params, &s->touching_contacts, &s->deep_contacts);
+  const bool push_out =
+      CollectSolverContacts(*w, s->params, &s->touching_contacts, &s->deep_contacts);
 
   // Contacts stiffer than a quarter of the substep rate would ring.
   const float hertz = Min(w->def.contact_hertz, 0.25f * inv_h);
@@ -436,6 +458,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   // constraint moves it).
   const int32_t static_slot = body_count;
   s->bodies.push_back(kStaticSolverBody);
+  if (push_out) s->push_velocities.assign(s->bodies.size(), Vec2{0.0f, 0.0f});
 
   // The rest of the solve is one chain of parallel stages (stage_runner.h),
   // in the order of a serial solve: every pass solves the joints before the
@@ -460,6 +483,11 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
     add_pass(i == 0 ? kFirstWarmStartJoints : kWarmStartJoints, kWarmStartContacts);
     add_pass(kSolveJoints, kSolveContacts);
     run.Add(kIntegratePositions, 0, body_count, kBodyGrain, threads);
+    if (push_out) {
+      ConstraintColours::AddStages(group_starts, &run, kPushContacts, kGroupGrain, threads);
+      ConstraintColours::AddStages(group_starts, &run, kPushFixedContacts, kGroupGrain, threads);
+      run.Add(kApplyPushes, 0, body_count, kBodyGrain, threads);
+    }
     add_pass(kRelaxJoints, kRelaxContacts);
   }
   ConstraintColours::AddStages(group_starts, &run, kRestitution, kGroupGrain, threads);
@@ -550,6 +578,16 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
       }
       case kIntegratePositions:
         IntegratePositions(s, h, begin, end);
+        break;
+      case kPushContacts:
+      case kPushFixedContacts:
+        for (int32_t g = begin; g < end; ++g) {
+          PushContacts(groups[g], bodies, s->push_velocities.data(), inv_h, push,
+                       /*fixed_only=*/stage.tag == kPushFixedContacts);
+        }
+        break;
+      case kApplyPushes:
+        ApplyPushes(s, h, push, begin, end);
         break;
       case kRestitution:
         for (int32_t g = begin; g < end; ++g) {

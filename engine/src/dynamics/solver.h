@@ -55,6 +55,9 @@ struct SolverScratch {
   /// Per solver slot: how many of touching_contacts overlap it by more than
   /// the slop (the push limit is shared among them, contact_solver.h).
   std::vector<int32_t> deep_contacts;
+  /// Per solver slot (and the static slot): the push velocity of the
+  /// substep's push-out pass (PushContacts), zero outside it.
+  std::vector<Vec2> push_velocities;
   /// This step's colouring of `joints` and of `touching_contacts` (by
   /// position in those arrays).
   ConstraintColours joint_colours;
@@ -73,7 +76,8 @@ struct SolverScratch {
 
 /// Integrates and solves every awake non-static body for `time_step`:
 /// per substep integrate velocities, warm start, solve with bias, integrate
-/// positions, relax (joints before contacts in each pass, each colour by
+/// positions, push deep overlap out (in steps that start with some,
+/// contact_solver.h), relax (joints before contacts in each pass, each colour by
 /// colour, see constraint_colours.h); then restitution, impulses stored for
 /// warm starting, and the bodies' poses, velocities and sleep timers written
 /// back. Also fills the step's hit events. Parallel parts run on the world's

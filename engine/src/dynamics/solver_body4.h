@@ -23,7 +23,7 @@ namespace atl {
 /// The solver state of the four bodies on one side of a group, one lane per
 /// constraint (SolverBody's fields as columns).
 struct Bodies4 {
-  Float4 vx, vy, w, pad;
+  Float4 vx, vy, w, pushed;
   Float4 dpx, dpy, qc, qs;
 };
 
@@ -39,8 +39,8 @@ ATOLL_INLINE void GatherVelocities(const SolverBody* bodies, const int32_t index
   b->vx = Load4(reinterpret_cast<const float*>(bodies + index[0]));
   b->vy = Load4(reinterpret_cast<const float*>(bodies + index[1]));
   b->w = Load4(reinterpret_cast<const float*>(bodies + index[2]));
-  b->pad = Load4(reinterpret_cast<const float*>(bodies + index[3]));
-  Transpose4(&b->vx, &b->vy, &b->w, &b->pad);
+  b->pushed = Load4(reinterpret_cast<const float*>(bodies + index[3]));
+  Transpose4(&b->vx, &b->vy, &b->w, &b->pushed);
 }
 
 /// Reads the velocities and the motion since the step began.
@@ -58,7 +58,7 @@ ATOLL_INLINE void Gather(const SolverBody* bodies, const int32_t index[4], Bodie
 /// velocities.
 ATOLL_INLINE void Scatter(SolverBody* bodies, const int32_t index[4], const uint8_t moves[4],
                           Bodies4 b) {
-  Transpose4(&b.vx, &b.vy, &b.w, &b.pad);
+  Transpose4(&b.vx, &b.vy, &b.w, &b.pushed);
   // Usually every lane moves its body: one test instead of four.
   uint32_t all;
   std::memcpy(&all, moves, sizeof(all));
@@ -66,23 +66,23 @@ ATOLL_INLINE void Scatter(SolverBody* bodies, const int32_t index[4], const uint
     Store4(reinterpret_cast<float*>(bodies + index[0]), b.vx);
     Store4(reinterpret_cast<float*>(bodies + index[1]), b.vy);
     Store4(reinterpret_cast<float*>(bodies + index[2]), b.w);
-    Store4(reinterpret_cast<float*>(bodies + index[3]), b.pad);
+    Store4(reinterpret_cast<float*>(bodies + index[3]), b.pushed);
     return;
   }
   if (moves[0] != 0) Store4(reinterpret_cast<float*>(bodies + index[0]), b.vx);
   if (moves[1] != 0) Store4(reinterpret_cast<float*>(bodies + index[1]), b.vy);
   if (moves[2] != 0) Store4(reinterpret_cast<float*>(bodies + index[2]), b.w);
-  if (moves[3] != 0) Store4(reinterpret_cast<float*>(bodies + index[3]), b.pad);
+  if (moves[3] != 0) Store4(reinterpret_cast<float*>(bodies + index[3]), b.pushed);
 }
 
 /// Writes back the velocities of all four bodies (the velocity
 /// integration, which leaves a kinematic body's as they were).
 ATOLL_INLINE void ScatterVelocities(SolverBody* bodies, const int32_t index[4], Bodies4 b) {
-  Transpose4(&b.vx, &b.vy, &b.w, &b.pad);
+  Transpose4(&b.vx, &b.vy, &b.w, &b.pushed);
   Store4(reinterpret_cast<float*>(bodies + index[0]), b.vx);
   Store4(reinterpret_cast<float*>(bodies + index[1]), b.vy);
   Store4(reinterpret_cast<float*>(bodies + index[2]), b.w);
-  Store4(reinterpret_cast<float*>(bodies + index[3]), b.pad);
+  Store4(reinterpret_cast<float*>(bodies + index[3]), b.pushed);
 }
 
 /// Writes back the motion since the step began of all four bodies (the
