@@ -243,12 +243,14 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
     const Mask4 speculative = s > zero;
     Float4 bias, mass_scale, impulse_scale;
     if (use_bias) {
-      // Overlap beyond kPushDepth is PushContacts' to remove: the push
-      // fades from its value there to none at twice that depth.
-      const Float4 push = bias_rate * Min4(Max4(s, push_depth + push_depth - s), zero);
-      bias = Select(speculative, s * inv_h4, Max4(push, min_bias));
-      mass_scale = Select(speculative, one, soft_mass_scale);
-      impulse_scale = Select(speculative, zero, soft_impulse_scale);
+      // Overlap beyond kPushDepth is PushContacts' to remove: there the
+      // contact only stops the bodies approaching, rigidly, so it carries
+      // any load without sinking further.
+      const Mask4 rigid = speculative || s < push_depth;
+      const Float4 push = Select(s < push_depth, zero, Max4(bias_rate * s, min_bias));
+      bias = Select(speculative, s * inv_h4, push);
+      mass_scale = Select(rigid, one, soft_mass_scale);
+      impulse_scale = Select(rigid, zero, soft_impulse_scale);
     } else {
       // s > 0 ? s / h : 0, exactly: with inv_h > 0 the product is positive
       // only when s is, and otherwise zero or negative.

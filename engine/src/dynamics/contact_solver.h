@@ -20,8 +20,11 @@
 // takes none of an impact's momentum (the impulses that stop bodies going
 // deeper are the velocity solve's, as before), and a body comes out of any
 // pile no faster than the limit. The velocity solve pushes out overlap
-// down to kPushDepth softly as before, fading to no push at twice that
-// depth. The resting contacts of a stack never get that deep
+// down to kPushDepth softly as before; deeper, its contact is rigid and
+// pushes nothing, only stops the bodies approaching, so it carries any
+// load without sinking (a soft contact with no push would let a heavy body
+// sink through a light one at a steady speed, and the pile never sleep).
+// The resting contacts of a stack never get that deep
 // (large_pyramid's deepest is under 0.01 m), so the push passes run only
 // in steps that start with a deeper contact; a body they move does not
 // fall asleep in that step.

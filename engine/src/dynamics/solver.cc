@@ -150,7 +150,7 @@ void ApplyPushes(SolverScratch* s, float h, float max_push, int32_t begin, int32
     if (speed_sq > max_push_sq) push *= max_push / Sqrt(speed_sq);
     SolverBody& b = s->bodies[i];
     b.delta_position = MulAdd(b.delta_position, h, push);
-    b.pushed = 1.0f;
+    b.pushed = Max(b.pushed, Min(speed_sq, max_push_sq));
     push = {0.0f, 0.0f};
   }
 }
@@ -170,9 +170,12 @@ void FinalizeBodies(WorldState* w, float time_step, SolverScratch* s, int32_t be
     b.force = {0.0f, 0.0f};
     b.torque = 0.0f;
     // Sleep timer: the fastest surface point must stay below the threshold.
-    // A body being pushed out of overlap is not at rest, however slowly
-    // it moves.
-    if (!b.allow_sleep || !w->def.enable_sleep || sb.pushed != 0.0f) {
+    // A body pushed out of overlap faster than its sleep threshold is not
+    // at rest, however slowly it moves. (The push of a heavy body's
+    // resting contact with a light one, a little past kPushDepth, is far
+    // slower.)
+    const float threshold_sq = b.sleep_threshold * b.sleep_threshold;
+    if (!b.allow_sleep || !w->def.enable_sleep || sb.pushed > threshold_sq) {
       b.sleep_time = 0.0f;
     } else {
       const float surface_speed = Abs(b.angular_velocity) * b.max_extent;

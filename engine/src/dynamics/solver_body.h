@@ -15,8 +15,9 @@ namespace atl {
 struct SolverBody {
   Vec2 linear_velocity;
   float angular_velocity = 0.0f;
-  /// Nonzero once the push-out (ApplyPushes) moved the body this step:
-  /// it may not fall asleep. Carried through the velocity passes as is.
+  /// The square of the fastest push-out (ApplyPushes) that moved the body
+  /// this step, zero if none: faster than its sleep threshold, it may not
+  /// fall asleep. Carried through the velocity passes as is.
   float pushed = 0.0f;
   /// Translation of the center of mass since the step began.
   Vec2 delta_position;

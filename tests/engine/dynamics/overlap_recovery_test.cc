@@ -76,13 +76,13 @@ TEST(OverlapRecoveryTest, PushOutLeavesNoVelocityBehind) {
   for (int i = 0; i < 120; ++i) {
     ASSERT_TRUE(world->Step(kDt).ok());
     peak = std::max(peak, Speed(*world, box));
-    if (out < 0 && world->GetBody(box)->world_center.y >= 1.0f - 4.0f * kLinearSlop) out = i;
+    if (out < 0 && world->GetBody(box)->world_center.y >= 1.0f - 5.0f * kLinearSlop) out = i;
   }
   EXPECT_LE(peak, soft_push);
   // Half a metre at the limit, a few steps more for the last, slower part.
   ASSERT_GE(out, 0);
   EXPECT_LE((out + 1) * kDt, 0.5f / limit + 10.0f * kDt);
-  EXPECT_GE((out + 1) * kDt, (0.5f - 4.0f * kLinearSlop) / limit);
+  EXPECT_GE((out + 1) * kDt, (0.5f - 5.0f * kLinearSlop) / limit);
 }
 
 // n unit boxes created at one point, give or take a centimetre: their
@@ -105,8 +105,7 @@ std::vector<BodyId> AddPile(World* world, int n, Vec2 at) {
 // 5 m/s (where velocity pushes shared per body still left a column that
 // toppled at 10 m/s, and a cap per contact threw boxes out at 15 m/s);
 // twenty seconds on, every box rests (asleep) on or above the ground in a
-// heap at most four boxes high. The heap spreads over 21 m: the 24 m
-// bound is what it holds, not the 20 m issue #19 asked for.
+// heap at most six boxes high and 20 m wide.
 TEST(OverlapRecoveryTest, FiftyBoxesAtOnePointSettleIntoAHeapNeverFasterThanFiveMetresASecond) {
   auto world = MakeWorld();
   AddGround(world.get(), 100.0f);
@@ -118,9 +117,9 @@ TEST(OverlapRecoveryTest, FiftyBoxesAtOnePointSettleIntoAHeapNeverFasterThanFive
   for (BodyId b : boxes) {
     const BodyInfo info = world->GetBody(b).value();
     EXPECT_FALSE(info.is_awake);
-    EXPECT_LE(std::abs(info.world_center.x), 12.0f);
+    EXPECT_LE(std::abs(info.world_center.x), 10.0f);
     EXPECT_GE(info.world_center.y, 0.5f - 2.0f * kLinearSlop);
-    EXPECT_LE(info.world_center.y, 5.0f);
+    EXPECT_LE(info.world_center.y, 6.0f);
   }
 }
 
