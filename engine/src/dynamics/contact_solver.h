@@ -83,9 +83,11 @@ inline constexpr float kPushRate = 0.2f;
 /// Four contact constraints side by side, one per lane, as structures of
 /// arrays: the solver works on a whole group at once (core/float4.h), lane
 /// by lane exactly as it would on one constraint. The constraints of a
-/// group share no body the solver moves (they come from one colour), so
-/// solving them together equals solving them one after another. Unused
-/// lanes (contact -1) and missing second points are masked out.
+/// colour's group share no body the solver moves, so solving them together
+/// equals solving them one after another. The overflow's groups (whose
+/// constraints may share bodies) are solved `sequential`ly: lane after
+/// lane, each by the same operations on that lane alone. Unused lanes
+/// (contact -1) and missing second points are masked out.
 struct ContactGroup {
   /// Solver body slots; a body outside the solve (static) has the static
   /// slot, which holds kStaticSolverBody.
@@ -148,16 +150,17 @@ void PrepareContact(const WorldState& world, const std::vector<SolverBodyParams>
 
 // The passes below read and write only the group and the solver slots of
 // the bodies its constraints move (ConstraintMoves), so the groups of one
-// colour may run concurrently.
+// colour may run concurrently. With `sequential` (the overflow's groups)
+// the lanes are solved one after another, in lane order.
 
 /// Applies the accumulated impulses (warm start).
-void WarmStartContacts(const ContactGroup& group, SolverBody* bodies);
+void WarmStartContacts(const ContactGroup& group, SolverBody* bodies, bool sequential);
 
 /// One Gauss-Seidel iteration of the group's constraints. `softness` for
 /// penetration recovery; with use_bias false (relax) overlap is not pushed
 /// out, only velocity solved.
 void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness,
-                   float inv_h, bool use_bias);
+                   float inv_h, bool use_bias, bool sequential);
 
 /// One Gauss-Seidel iteration of the push-out (see the overview): reads
 /// the bodies' motion since the step began, and adds to `push` (per solver
@@ -170,7 +173,7 @@ void PushContacts(const ContactGroup& group, const SolverBody* bodies, Vec2* pus
                   float max_push, bool fixed_only);
 
 /// The restitution pass, after the substeps.
-void ApplyRestitution(ContactGroup* group, SolverBody* bodies, float threshold);
+void ApplyRestitution(ContactGroup* group, SolverBody* bodies, float threshold, bool sequential);
 
 /// Writes the group's impulses back into its contacts' manifolds, for next
 /// step's warm start.

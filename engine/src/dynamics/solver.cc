@@ -255,8 +255,9 @@ void ReportHits(WorldState* w, const SolverScratch& s) {
 }
 
 // Lays the contact constraints out in groups of four, colour by colour
-// (contact_colours.order()), the overflow one constraint per group: its
-// constraints share bodies, so no two may be solved at once.
+// (contact_colours.order()), the overflow's last: its constraints share
+// bodies, so its groups are solved lane after lane (`sequential`), in the
+// order of a serial solve.
 void LayOutContactGroups(SolverScratch* s) {
   const ConstraintColours& colours = s->contact_colours;
   const int32_t count = static_cast<int32_t>(colours.order().size());
@@ -264,13 +265,10 @@ void LayOutContactGroups(SolverScratch* s) {
   int32_t groups = 0;
   for (int32_t c = 0; c <= ConstraintColours::kColourCount; ++c) {
     s->contact_group_starts[c] = groups;
-    const int32_t per_group = c < ConstraintColours::kColourCount ? 4 : 1;
     const int32_t begin = colours.starts()[c];
     const int32_t size = colours.ColourSize(c);
-    for (int32_t k = 0; k < size; ++k) {
-      s->contact_slot_of_position[begin + k] = (groups + k / per_group) * 4 + k % per_group;
-    }
-    groups += (size + per_group - 1) / per_group;
+    for (int32_t k = 0; k < size; ++k) s->contact_slot_of_position[begin + k] = groups * 4 + k;
+    groups += (size + 3) / 4;
   }
   s->contact_group_starts[ConstraintColours::kColourCount + 1] = groups;
   s->contact_groups.resize(static_cast<size_t>(groups));
@@ -508,6 +506,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   const int32_t* position_of_slot = s->contact_position_of_slot.data();
   const float max_speed = w->def.maximum_linear_speed;
   const float restitution_threshold = w->def.restitution_threshold;
+  const int32_t overflow_groups = group_starts[ConstraintColours::kColourCount];
   run.Run(ex, /*serial=*/SmallSolve(run), [&](const StageRunner::Stage& stage, int32_t begin,
                                               int32_t end) {
     switch (stage.tag) {
@@ -554,7 +553,9 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         break;
       }
       case kWarmStartContacts:
-        for (int32_t g = begin; g < end; ++g) WarmStartContacts(groups[g], bodies);
+        for (int32_t g = begin; g < end; ++g) {
+          WarmStartContacts(groups[g], bodies, g >= overflow_groups);
+        }
         break;
       case kSolveJoints:
       case kRelaxJoints: {
@@ -575,7 +576,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
       case kRelaxContacts: {
         const bool use_bias = stage.tag == kSolveContacts;
         for (int32_t g = begin; g < end; ++g) {
-          SolveContacts(&groups[g], bodies, softness, inv_h, use_bias);
+          SolveContacts(&groups[g], bodies, softness, inv_h, use_bias, g >= overflow_groups);
         }
         break;
       }
@@ -594,7 +595,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         break;
       case kRestitution:
         for (int32_t g = begin; g < end; ++g) {
-          ApplyRestitution(&groups[g], bodies, restitution_threshold);
+          ApplyRestitution(&groups[g], bodies, restitution_threshold, g >= overflow_groups);
         }
         break;
       case kStoreImpulses:
