@@ -30,7 +30,10 @@ struct Body {
   Transform transform = kTransformIdentity;
   Vec2 center;
   Vec2 local_center;
-  /// Center and rotation at the start of the step (continuous collision).
+  /// Center and rotation at the start of the step, the center moved by the
+  /// step's push-out (contact_solver.h): continuous collision sweeps the
+  /// motion from there, and the narrow phase tells overlap the bodies
+  /// moved into by it.
   Vec2 center0;
   Rot rotation0;
 

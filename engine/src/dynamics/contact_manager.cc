@@ -7,6 +7,7 @@
 #include "atoll/constants.h"
 #include "atoll/manifold.h"
 #include "broad_phase/pair_sort.h"
+#include "dynamics/contact_solver.h"
 #include "dynamics/island.h"
 #include "world/world_state.h"
 
@@ -194,6 +195,37 @@ void SaveManifoldBase(const WorldState& w, Contact* c) {
     base.anchor_b[i] = p.anchor_b;
     base.separation[i] = p.separation;
   }
+}
+
+// How far a body's points can have moved during the last step by their
+// velocity: its center's travel (Body::center0 leaves out the push-out)
+// plus what its turn moves a point at its largest extent.
+float LastStepTravel(const Body& b) {
+  const Vec2 turn{b.transform.q.c - b.rotation0.c, b.transform.q.s - b.rotation0.s};
+  return Length(b.center - b.center0) + Length(turn) * b.max_extent;
+}
+
+float Deepest(const Manifold& m) {
+  float deepest = 0.0f;
+  for (int32_t j = 0; j < m.point_count; ++j) deepest = Min(deepest, m.points[j].separation);
+  return deepest;
+}
+
+// Sets kContactPushOut on a contact deeper than kPushDepth whose overlap
+// appeared or grew during the last step by more than its bodies' motion
+// explains (`before`: its deepest separation then, 0 if it did not touch):
+// they were created, moved or pushed out of other overlap into each other,
+// rather than driven in by their velocity (an impact, a load, which the
+// velocity solve answers). Cleared when the contact stops touching.
+void UpdatePushOut(const WorldState& w, Contact* c, float before, bool touching) {
+  if (!touching) {
+    c->flags &= ~kContactPushOut;
+    return;
+  }
+  const float deepest = Deepest(c->manifold);
+  if (deepest >= -kPushDepth || (c->flags & kContactPushOut) != 0) return;
+  const float travel = LastStepTravel(w.bodies[c->body_a]) + LastStepTravel(w.bodies[c->body_b]);
+  if (before - deepest > travel + kLinearSlop) c->flags |= kContactPushOut;
 }
 
 // Computes the contact's manifold for the bodies' current poses, carrying
@@ -385,7 +417,9 @@ void UpdateContacts(WorldState* w) {
           (c.flags & kContactSensor) != 0 ? kContactSensorOverlaps : kContactTouching;
       const bool was = (c.flags & flag) != 0;
       bool recycled = false;
+      const float before = was ? Deepest(c.manifold) : 0.0f;
       const bool now = UpdateManifold(w, &c, &recycled);
+      if (flag == kContactTouching) UpdatePushOut(*w, &c, before, now);
       if (now != was) {
         w->touch_change[i] = now ? 1 : 2;
       } else if (recycled) {

@@ -225,10 +225,10 @@ void Solve(ContactGroup* group, int32_t lane, SolverBody* bodies, const Softness
     const Mask speculative = s > zero;
     W bias, mass_scale, impulse_scale;
     if (use_bias) {
-      // Overlap beyond kPushDepth is PushContacts' to remove: there the
-      // contact only stops the bodies approaching, rigidly, so it carries
-      // any load without sinking further.
-      const Mask deep = s < push_depth;
+      // A push-out contact's overlap beyond kPushDepth is PushContacts' to
+      // remove: there the contact only stops the bodies approaching,
+      // rigidly, so it carries any load without sinking further.
+      const Mask deep = l.Has(g.push_out) && s < push_depth;
       const Mask rigid = speculative || deep;
       const W push = l.Select(deep, zero, l.Max(bias_rate * s, min_bias));
       bias = l.Select(speculative, s * inv_h4, push);
@@ -333,6 +333,7 @@ void ClearContactLane(ContactGroup* g, int32_t lane, int32_t static_slot) {
   g->index_a[lane] = g->index_b[lane] = static_slot;
   g->contact[lane] = -1;
   g->moves_a[lane] = g->moves_b[lane] = 0;
+  g->push_out[lane] = 0;
   g->normal_x[lane] = g->normal_y[lane] = 0.0f;
   g->friction[lane] = g->restitution[lane] = g->max_push[lane] = 0.0f;
   g->inv_mass_a[lane] = g->inv_inertia_a[lane] = 0.0f;
@@ -351,6 +352,7 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
   g->index_a[lane] = ia >= 0 ? ia : static_slot;
   g->index_b[lane] = ib >= 0 ? ib : static_slot;
   g->contact[lane] = i;
+  g->push_out[lane] = (c.flags & kContactPushOut) != 0 ? 1 : 0;
   g->normal_x[lane] = c.manifold.normal.x;
   g->normal_y[lane] = c.manifold.normal.y;
   g->friction[lane] = c.friction;
@@ -432,7 +434,7 @@ bool CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyPara
       if (ia >= 0) ++(*deep)[ia];
       if (ib >= 0) ++(*deep)[ib];
     }
-    push = push || deepest < -kPushDepth;
+    push = push || (c.flags & kContactPushOut) != 0;
   }
   return push;
 }
@@ -475,10 +477,12 @@ void PushContacts(const ContactGroup& g, const SolverBody* bodies, Vec2* push, f
       // The separation as SolveContacts computes it.
       const Vec2 d = dp + (RotateVector(b.delta_rotation, rb) - RotateVector(a.delta_rotation, ra));
       const float s = Dot(n, d) + cp.base_separation[lane];
-      // Apart at a share of the overlap beyond kPushDepth per substep; a
-      // shallower contact lets the bodies be pushed together until it is
-      // that deep, no further.
-      const float target = Min(-kPushRate * (s + kPushDepth) * inv_h, max_push);
+      // A push-out contact moves the bodies apart at a share of its
+      // overlap beyond kPushDepth per substep. Every contact stops them
+      // being pushed into each other deeper than that (or than they
+      // already are).
+      const float limit = g.push_out[lane] != 0 ? max_push : 0.0f;
+      const float target = Min(-kPushRate * (s + kPushDepth) * inv_h, limit);
       const float impulse = Max((target - Dot(n, pb - pa)) / k, 0.0f);
       pa -= (ma * impulse) * n;
       pb += (mb * impulse) * n;

@@ -7,27 +7,32 @@
 // solver (solver.cc) runs each pass colour by colour, four constraints of a
 // colour at a time (ContactGroup).
 //
-// Overlap deeper than kPushDepth (bodies created inside each other, a
-// body teleported into a wall, a hard impact) is removed by moving the
-// bodies, not by giving them velocity (split impulse): after each
+// Overlap a contact begins with (bodies created inside each other, a body
+// teleported into a wall: kContactPushOut, set by the narrow phase on a
+// contact that begins touching deeper than kPushDepth) is removed by moving
+// the bodies, not by giving them velocity (split impulse): after each
 // substep's position update PushContacts solves the contacts for push
 // velocities, one Gauss-Seidel sweep colour by colour like the other
 // passes, then a second sweep of the contacts with a body that cannot
 // move, so a pile pushing a body down cannot drive it through the ground;
 // ApplyPushes (solver.cc) moves each body by its push velocity, capped at
-// the world's push limit, and forgets it. Nothing of the push is left in
-// the bodies' velocities, so separating a pile adds no kinetic energy and
-// takes none of an impact's momentum (the impulses that stop bodies going
-// deeper are the velocity solve's, as before), and a body comes out of any
-// pile no faster than the limit. The velocity solve pushes out overlap
-// down to kPushDepth softly as before; deeper, its contact is rigid and
-// pushes nothing, only stops the bodies approaching, so it carries any
-// load without sinking (a soft contact with no push would let a heavy body
-// sink through a light one at a steady speed, and the pile never sleep).
-// The resting contacts of a stack never get that deep
-// (large_pyramid's deepest is under 0.01 m), so the push passes run only
-// in steps that start with a deeper contact; a body they move does not
-// fall asleep in that step.
+// the world's push limit, and forgets it. Only push-out contacts push;
+// every other contact only stops the push driving its bodies deeper into
+// each other than kPushDepth (or than they already are). Nothing of the
+// push is left in the bodies' velocities, so separating a pile adds no
+// kinetic energy and a body comes out of any pile no faster than the
+// limit. While a push-out contact is deeper than kPushDepth, the velocity
+// solve's contact is rigid and pushes nothing, only stops the bodies
+// approaching. The push passes run only in steps with a push-out contact;
+// a body they move faster than its sleep threshold does not fall asleep in
+// that step.
+//
+// Overlap that grows in a touching contact (an impact driving bodies into
+// each other, a heavy body on a light one) is the velocity solve's, as in
+// Box2D v3: a soft push that leaves velocity, so a compressed heap springs
+// apart as the one it represents would (smash's ram sprays the block it
+// hits; pushing that overlap out without velocity left the ram ploughing
+// a block squeezed into itself).
 //
 // The velocity solve's push is capped per body, not per contact: a body
 // in n contacts that overlap by more than the slop has each of those with
@@ -72,8 +77,9 @@ struct WorldState;
 /// pile and its overlapping points' warm start is thinned.
 inline constexpr int32_t kPileContacts = 8;
 
-/// Overlap beyond which contacts are pushed apart by moving the bodies
-/// (PushContacts) rather than by velocity.
+/// Overlap beyond which a contact that begins touching is pushed apart by
+/// moving the bodies (kContactPushOut, PushContacts) rather than by
+/// velocity.
 inline constexpr float kPushDepth = 4.0f * kLinearSlop;
 
 /// The share of a contact's overlap beyond kPushDepth that one substep's
@@ -100,6 +106,8 @@ struct ContactGroup {
   uint8_t moves_b[4];
   /// Whether manifold point j exists in each lane.
   uint8_t has_point[2][4];
+  /// Whether the lane's contact has kContactPushOut.
+  uint8_t push_out[4];
   float normal_x[4], normal_y[4];
   float friction[4];
   float restitution[4];
@@ -131,8 +139,7 @@ struct ContactGroup {
 /// dynamic body in the solver (bodies' solver_index and `params` map bodies
 /// to solver slots, -1 outside the solver), and counts per solver slot how
 /// many of them overlap by more than kLinearSlop (`deep`, sized to params).
-/// Returns whether any overlaps by more than kPushDepth (the step needs
-/// PushContacts).
+/// Returns whether any has kContactPushOut (the step needs PushContacts).
 bool CollectSolverContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
                            std::vector<int32_t>* touching, std::vector<int32_t>* deep);
 
@@ -165,10 +172,11 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
 /// One Gauss-Seidel iteration of the push-out (see the overview): reads
 /// the bodies' motion since the step began, and adds to `push` (per solver
 /// slot, zero before the substep's first sweep) the velocities that would
-/// remove kPushRate of each contact's overlap beyond kPushDepth, at most
-/// `max_push` per contact. With `fixed_only`, only the contacts with a
-/// body that cannot move (static, kinematic). Writes only the slots of
-/// bodies it moves.
+/// remove kPushRate of each push-out contact's overlap beyond kPushDepth,
+/// at most `max_push` per contact, and keep the other contacts from being
+/// pushed deeper. With `fixed_only`, only the contacts with a body that
+/// cannot move (static, kinematic). Writes only the slots of bodies it
+/// moves.
 void PushContacts(const ContactGroup& group, const SolverBody* bodies, Vec2* push, float inv_h,
                   float max_push, bool fixed_only);
 

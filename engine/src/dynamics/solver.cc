@@ -150,6 +150,7 @@ void ApplyPushes(SolverScratch* s, float h, float max_push, int32_t begin, int32
     if (speed_sq > max_push_sq) push *= max_push / Sqrt(speed_sq);
     SolverBody& b = s->bodies[i];
     b.delta_position = MulAdd(b.delta_position, h, push);
+    s->push_travel[i] = MulAdd(s->push_travel[i], h, push);
     b.pushed = Max(b.pushed, Min(speed_sq, max_push_sq));
     push = {0.0f, 0.0f};
   }
@@ -165,6 +166,9 @@ void FinalizeBodies(WorldState* w, float time_step, SolverScratch* s, int32_t be
     b.linear_velocity = sb.linear_velocity;
     b.angular_velocity = sb.angular_velocity;
     b.center = b.center0 + sb.delta_position;
+    // The step's push-out is not motion a contact's overlap can come from
+    // (UpdateContacts tells pushed-in overlap by it).
+    if (!s->push_travel.empty()) b.center0 += s->push_travel[i];
     b.transform.q = NormalizeRot(MulRot(b.rotation0, sb.delta_rotation));
     b.transform.p = b.center - RotateVector(b.transform.q, b.local_center);
     b.force = {0.0f, 0.0f};
@@ -459,7 +463,11 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   // constraint moves it).
   const int32_t static_slot = body_count;
   s->bodies.push_back(kStaticSolverBody);
-  if (push_out) s->push_velocities.assign(s->bodies.size(), Vec2{0.0f, 0.0f});
+  s->push_travel.clear();
+  if (push_out) {
+    s->push_velocities.assign(s->bodies.size(), Vec2{0.0f, 0.0f});
+    s->push_travel.assign(s->bodies.size(), Vec2{0.0f, 0.0f});
+  }
 
   // The rest of the solve is one chain of parallel stages (stage_runner.h),
   // in the order of a serial solve: every pass solves the joints before the

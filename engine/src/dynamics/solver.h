@@ -58,6 +58,9 @@ struct SolverScratch {
   /// Per solver slot (and the static slot): the push velocity of the
   /// substep's push-out pass (PushContacts), zero outside it.
   std::vector<Vec2> push_velocities;
+  /// Per solver slot: how far the step's push-out moved the body (empty in
+  /// a step without push-out).
+  std::vector<Vec2> push_travel;
   /// This step's colouring of `joints` and of `touching_contacts` (by
   /// position in those arrays).
   ConstraintColours joint_colours;
