@@ -373,6 +373,46 @@ bool UpdateContactLayoutKey(const WorldState& w, SolverScratch* s) {
   return same;
 }
 
+// Lists, colour by colour, the contact groups the push-out passes visit
+// (push_groups, push_group_starts): those with a contact of a body that has
+// a push-out contact. Only those bodies are pushed; their other contacts
+// keep them from being pushed into their neighbours. A few push-out
+// contacts in a large world (a body respawned inside another) then cost a
+// few groups' work, not sweeps over every contact.
+void ListPushGroups(const WorldState& w, SolverScratch* s) {
+  std::vector<uint8_t>& pushed = s->push_bodies;
+  pushed.assign(s->bodies.size(), 0);
+  for (int32_t contact : s->touching_contacts) {
+    const Contact& c = w.contacts[contact];
+    if ((c.flags & kContactPushOut) == 0) continue;
+    for (int32_t body : {c.body_a, c.body_b}) {
+      const int32_t slot = w.bodies[body].solver_index;
+      if (slot >= 0) pushed[slot] = 1;
+    }
+  }
+  const int32_t* order = s->contact_colours.order().data();
+  s->push_groups.clear();
+  for (int32_t colour = 0; colour <= ConstraintColours::kColourCount; ++colour) {
+    s->push_group_starts[colour] = static_cast<int32_t>(s->push_groups.size());
+    for (int32_t g = s->contact_group_starts[colour]; g < s->contact_group_starts[colour + 1];
+         ++g) {
+      for (int32_t lane = 0; lane < 4; ++lane) {
+        const int32_t k = s->contact_position_of_slot[g * 4 + lane];
+        if (k < 0) continue;
+        const Contact& c = w.contacts[s->touching_contacts[order[k]]];
+        const int32_t a = w.bodies[c.body_a].solver_index;
+        const int32_t b = w.bodies[c.body_b].solver_index;
+        if ((a >= 0 && pushed[a] != 0) || (b >= 0 && pushed[b] != 0)) {
+          s->push_groups.push_back(g);
+          break;
+        }
+      }
+    }
+  }
+  s->push_group_starts[ConstraintColours::kColourCount + 1] =
+      static_cast<int32_t>(s->push_groups.size());
+}
+
 // What each stage of the solve does (StageRunner::Stage::tag).
 enum SolveStage : int32_t {
   kPrepareContacts,
@@ -467,6 +507,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   if (push_out) {
     s->push_velocities.assign(s->bodies.size(), Vec2{0.0f, 0.0f});
     s->push_travel.assign(s->bodies.size(), Vec2{0.0f, 0.0f});
+    ListPushGroups(*w, s);
   }
 
   // The rest of the solve is one chain of parallel stages (stage_runner.h),
@@ -493,8 +534,10 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
     add_pass(kSolveJoints, kSolveContacts);
     run.Add(kIntegratePositions, 0, body_count, kBodyGrain, threads);
     if (push_out) {
-      ConstraintColours::AddStages(group_starts, &run, kPushContacts, kGroupGrain, threads);
-      ConstraintColours::AddStages(group_starts, &run, kPushFixedContacts, kGroupGrain, threads);
+      ConstraintColours::AddStages(s->push_group_starts, &run, kPushContacts, kGroupGrain,
+                                   threads);
+      ConstraintColours::AddStages(s->push_group_starts, &run, kPushFixedContacts, kGroupGrain,
+                                   threads);
       run.Add(kApplyPushes, 0, body_count, kBodyGrain, threads);
     }
     add_pass(kRelaxJoints, kRelaxContacts);
@@ -593,8 +636,8 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         break;
       case kPushContacts:
       case kPushFixedContacts:
-        for (int32_t g = begin; g < end; ++g) {
-          PushContacts(groups[g], bodies, s->push_velocities.data(), inv_h, push,
+        for (int32_t k = begin; k < end; ++k) {
+          PushContacts(groups[s->push_groups[k]], bodies, s->push_velocities.data(), inv_h, push,
                        /*fixed_only=*/stage.tag == kPushFixedContacts);
         }
         break;

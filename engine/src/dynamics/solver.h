@@ -61,6 +61,13 @@ struct SolverScratch {
   /// Per solver slot: how far the step's push-out moved the body (empty in
   /// a step without push-out).
   std::vector<Vec2> push_travel;
+  /// In a step with push-out: per solver slot, whether the body has a
+  /// push-out contact; and the contact groups with a contact of such a
+  /// body, colour by colour (colour c's are [push_group_starts[c],
+  /// push_group_starts[c + 1]) of push_groups).
+  std::vector<uint8_t> push_bodies;
+  std::vector<int32_t> push_groups;
+  ConstraintColours::Starts push_group_starts{};
   /// This step's colouring of `joints` and of `touching_contacts` (by
   /// position in those arrays).
   ConstraintColours joint_colours;
