@@ -32,10 +32,11 @@ enum ContactFlags : uint32_t {
   /// the bodies stay close to them the manifold is moved, not recomputed
   /// (contact recycling, contact_manager.cc).
   kContactRecycle = 1u << 6,
-  /// The contact began touching already overlapping by more than
-  /// kPushDepth (bodies created or moved into each other): its overlap is
-  /// pushed out by moving the bodies, not by velocity (contact_solver.h),
-  /// until it is no deeper than that.
+  /// The contact is deeper than kPushDepth by more than its bodies'
+  /// velocity moved them into each other (they were created, teleported or
+  /// pushed out of other overlap into it): its overlap is pushed out by
+  /// moving the bodies, not by velocity (contact_solver.h). Cleared when
+  /// the contact stops touching.
   kContactPushOut = 1u << 7,
 };
 

@@ -7,9 +7,11 @@
 // solver (solver.cc) runs each pass colour by colour, four constraints of a
 // colour at a time (ContactGroup).
 //
-// Overlap a contact begins with (bodies created inside each other, a body
-// teleported into a wall: kContactPushOut, set by the narrow phase on a
-// contact that begins touching deeper than kPushDepth) is removed by moving
+// Overlap the bodies' velocity did not drive in (bodies created inside each
+// other, a body teleported into a wall, or pushed by this push-out into a
+// neighbour: kContactPushOut, set by the narrow phase on a contact deeper
+// than kPushDepth whose overlap appeared or grew by more than the bodies'
+// motion of the last step explains) is removed by moving
 // the bodies, not by giving them velocity (split impulse): after each
 // substep's position update PushContacts solves the contacts for push
 // velocities, one Gauss-Seidel sweep colour by colour like the other
@@ -27,8 +29,8 @@
 // a body they move faster than its sleep threshold does not fall asleep in
 // that step.
 //
-// Overlap that grows in a touching contact (an impact driving bodies into
-// each other, a heavy body on a light one) is the velocity solve's, as in
+// Overlap the bodies' velocity drove in (an impact, a heavy body on a light
+// one) is the velocity solve's, as in
 // Box2D v3: a soft push that leaves velocity, so a compressed heap springs
 // apart as the one it represents would (smash's ram sprays the block it
 // hits; pushing that overlap out without velocity left the ram ploughing

@@ -175,9 +175,7 @@ void FinalizeBodies(WorldState* w, float time_step, SolverScratch* s, int32_t be
     b.torque = 0.0f;
     // Sleep timer: the fastest surface point must stay below the threshold.
     // A body pushed out of overlap faster than its sleep threshold is not
-    // at rest, however slowly it moves. (The push of a heavy body's
-    // resting contact with a light one, a little past kPushDepth, is far
-    // slower.)
+    // at rest, however slowly it moves.
     const float threshold_sq = b.sleep_threshold * b.sleep_threshold;
     if (!b.allow_sleep || !w->def.enable_sleep || sb.pushed > threshold_sq) {
       b.sleep_time = 0.0f;
