@@ -43,10 +43,13 @@ struct WorldDef {
   /// > 0 and >= 0.
   float joint_hertz = 60.0f;
   float joint_damping_ratio = 5.0f;
-  /// Largest speed at which overlap is pushed apart, m/s, per body: a body
-  /// created inside several others shares this among its deep contacts, so
-  /// it leaves the pile no faster than this however many it overlaps (a
-  /// static body it overlaps pushes it at the full speed). > 0.
+  /// Largest speed at which overlap is pushed apart, m/s, per body. Bodies
+  /// created, teleported or pushed into each other are moved apart at most
+  /// this fast without being given the velocity (a pile spreads with no
+  /// energy gained); overlap an impact or a load drove in is pushed out by
+  /// velocity, as in Box2D v3, each body's push shared among its deep
+  /// contacts so it leaves a heap no faster than this however many it
+  /// overlaps (a static body it overlaps pushes at the full speed). > 0.
   float contact_push_max_velocity = 3.0f;
   /// Approach speed below which restitution is ignored, m/s. >= 0.
   float restitution_threshold = 1.0f;
