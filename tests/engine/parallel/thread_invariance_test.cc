@@ -82,6 +82,12 @@ TEST(ThreadInvarianceTest, HashChainsEqualWithManyContacts) {
   ExpectSameAtOneToEightThreads("many_pyramids", 12, 90);
 }
 
+TEST(ThreadInvarianceTest, HashChainsEqualWhileAPileIsPushedOut) {
+  // Boxes created inside each other: the push-out passes (over the listed
+  // groups, colour by colour) and the overflow's lane-by-lane groups.
+  ExpectSameAtOneToEightThreads("n2", 200, 30);
+}
+
 TEST(ThreadInvarianceTest, HashChainsEqualThroughSleep) {
   int32_t awake = -1;
   ExpectSameAtOneToEightThreads("pyramid", 10, 300, &awake);
