@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "args.h"
 #include "atoll/scene.h"
 #include "command.h"
@@ -30,9 +31,23 @@ int RunSettle(const std::vector<std::string>& raw) {
   auto sizes = args->GetIntList("sizes", {1000, 2000, 4000, 8000});
   auto seeds = args->GetIntList("seeds", {1, 2, 3});
   auto steps = args->GetInt("steps", 1500);
-  const float landed_speed = std::stof(args->Get("landed_speed", "1"));
-  if (!sizes.ok() || !seeds.ok() || !steps.ok()) {
-    std::fprintf(stderr, "atoll-bench settle: --sizes, --seeds and --steps take integers\n");
+  bool positive = sizes.ok() && seeds.ok() && steps.ok() && *steps > 0 && !sizes->empty() &&
+                  !seeds->empty();
+  for (int64_t v : sizes.ok() ? *sizes : std::vector<int64_t>{}) positive = positive && v > 0;
+  for (int64_t v : seeds.ok() ? *seeds : std::vector<int64_t>{}) positive = positive && v > 0;
+  if (!positive) {
+    std::fprintf(stderr, "atoll-bench settle: --sizes, --seeds and --steps take integers > 0\n");
+    return 2;
+  }
+  float landed_speed = 0.0f;
+  if (!absl::SimpleAtof(args->Get("landed_speed", "1"), &landed_speed) || !(landed_speed > 0.0f)) {
+    std::fprintf(stderr, "atoll-bench settle: --landed_speed takes a speed > 0 in m/s\n");
+    return 2;
+  }
+  SceneParams first;
+  first.size = static_cast<int32_t>(sizes->front());
+  if (absl::StatusOr<SceneDesc> desc = MakeScene(scene, first); !desc.ok()) {
+    std::fprintf(stderr, "atoll-bench settle: %s\n", std::string(desc.status().message()).c_str());
     return 2;
   }
   std::printf("scene,size,seed,bodies,landed_step,asleep_step,seconds_after_landing\n");
