@@ -456,8 +456,9 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
 
 void PushContacts(const ContactGroup& g, const SolverBody* bodies, Vec2* push, float inv_h,
                   float max_push, bool fixed_only) {
-  // Lane by lane: the lanes share no body they move, so this equals
-  // solving them side by side.
+  // Lane by lane, each reading the push velocities the lanes before it
+  // left: a colour's lanes share no body they move, an overflow group's
+  // may and are solved in order.
   for (int32_t lane = 0; lane < 4; ++lane) {
     const float ma = g.inv_mass_a[lane], mb = g.inv_mass_b[lane];
     const float k = ma + mb;
