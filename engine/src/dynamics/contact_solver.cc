@@ -1,6 +1,7 @@
 #include "dynamics/contact_solver.h"
 
 #include <algorithm>
+#include <cstddef>
 
 #include "atoll/constants.h"
 #include "core/float4.h"
@@ -341,16 +342,11 @@ void ClearContactLane(ContactGroup* g, int32_t lane, int32_t static_slot) {
   for (int32_t j = 0; j < 2; ++j) ClearPointLane(g, j, lane);
 }
 
-void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& params,
-                    const std::vector<int32_t>& deep, float max_push, int32_t i,
-                    int32_t static_slot, ContactGroup* g, int32_t lane) {
+void PrepareContact(const WorldState& w, const ContactPrepareInput& in, int32_t i, int32_t ia,
+                    int32_t ib, ContactGroup* g, int32_t lane) {
   const Contact& c = w.contacts[i];
-  const Body& ba = w.bodies[c.body_a];
-  const Body& bb = w.bodies[c.body_b];
-  const int32_t ia = ba.solver_index;
-  const int32_t ib = bb.solver_index;
-  g->index_a[lane] = ia >= 0 ? ia : static_slot;
-  g->index_b[lane] = ib >= 0 ? ib : static_slot;
+  g->index_a[lane] = ia >= 0 ? ia : in.static_slot;
+  g->index_b[lane] = ib >= 0 ? ib : in.static_slot;
   g->contact[lane] = i;
   g->push_out[lane] = (c.flags & kContactPushOut) != 0 ? 1 : 0;
   g->normal_x[lane] = c.manifold.normal.x;
@@ -360,17 +356,18 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
   // The push limit shared among the deep contacts (contact_solver.h); a
   // body outside the solve cannot give way, so against it the full limit.
   const bool both_solved = ia >= 0 && ib >= 0;
-  const int32_t sharing = std::max({1, ia >= 0 ? deep[ia] : 1, ib >= 0 ? deep[ib] : 1});
-  g->max_push[lane] = both_solved ? max_push / static_cast<float>(sharing) : max_push;
+  const int32_t sharing =
+      std::max({1, ia >= 0 ? in.deep[ia] : 1, ib >= 0 ? in.deep[ib] : 1});
+  g->max_push[lane] = both_solved ? in.max_push / static_cast<float>(sharing) : in.max_push;
   // Warm start of a pile's overlapping points, thinned as the pile grows.
   const float pile_warm_start =
       both_solved && sharing > kPileContacts
           ? static_cast<float>(kPileContacts) / static_cast<float>(sharing)
           : 1.0f;
-  const float ma = ia >= 0 ? params[ia].inv_mass : 0.0f;
-  const float ia_ = ia >= 0 ? params[ia].inv_inertia : 0.0f;
-  const float mb = ib >= 0 ? params[ib].inv_mass : 0.0f;
-  const float ib_ = ib >= 0 ? params[ib].inv_inertia : 0.0f;
+  const float ma = ia >= 0 ? in.params[ia].inv_mass : 0.0f;
+  const float ia_ = ia >= 0 ? in.params[ia].inv_inertia : 0.0f;
+  const float mb = ib >= 0 ? in.params[ib].inv_mass : 0.0f;
+  const float ib_ = ib >= 0 ? in.params[ib].inv_inertia : 0.0f;
   g->inv_mass_a[lane] = ma;
   g->inv_inertia_a[lane] = ia_;
   g->inv_mass_b[lane] = mb;
@@ -378,10 +375,18 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
   g->moves_a[lane] = ConstraintMoves(ia, ma, ia_) ? 1 : 0;
   g->moves_b[lane] = ConstraintMoves(ib, mb, ib_) ? 1 : 0;
 
+  // A body in the solve from its slot (the values GatherBodies copied);
+  // one outside it from the world.
+  const Body* out_a = ia >= 0 ? nullptr : &w.bodies[c.body_a];
+  const Body* out_b = ib >= 0 ? nullptr : &w.bodies[c.body_b];
+  const Vec2 center_a = out_a != nullptr ? out_a->center : in.centers[ia];
+  const Vec2 center_b = out_b != nullptr ? out_b->center : in.centers[ib];
+  const Vec2 va = out_a != nullptr ? out_a->linear_velocity : in.bodies[ia].linear_velocity;
+  const Vec2 vb = out_b != nullptr ? out_b->linear_velocity : in.bodies[ib].linear_velocity;
+  const float wa = out_a != nullptr ? out_a->angular_velocity : in.bodies[ia].angular_velocity;
+  const float wb = out_b != nullptr ? out_b->angular_velocity : in.bodies[ib].angular_velocity;
   const Vec2 n = c.manifold.normal;
   const Vec2 t = RightPerp(n);
-  const Vec2 va = ba.linear_velocity, vb = bb.linear_velocity;
-  const float wa = ba.angular_velocity, wb = bb.angular_velocity;
   // Every field of the lane is written: a missing second point is zeroed.
   for (int32_t j = c.manifold.point_count; j < 2; ++j) ClearPointLane(g, j, lane);
   for (int32_t j = 0; j < c.manifold.point_count; ++j) {
@@ -392,8 +397,8 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
     cp.normal_impulse[lane] = warm_start * mp.normal_impulse;
     cp.tangent_impulse[lane] = warm_start * mp.tangent_impulse;
     cp.max_normal_impulse[lane] = 0.0f;
-    const Vec2 anchor_a = mp.point - ba.center;
-    const Vec2 anchor_b = mp.point - bb.center;
+    const Vec2 anchor_a = mp.point - center_a;
+    const Vec2 anchor_b = mp.point - center_b;
     cp.anchor_ax[lane] = anchor_a.x;
     cp.anchor_ay[lane] = anchor_a.y;
     cp.anchor_bx[lane] = anchor_b.x;
@@ -410,22 +415,39 @@ void PrepareContact(const WorldState& w, const std::vector<SolverBodyParams>& pa
   }
 }
 
-bool CollectSolverContacts(const WorldState& w, const std::vector<SolverBodyParams>& params,
-                           std::vector<int32_t>* touching, std::vector<int32_t>* deep) {
+void PrefetchContact(const WorldState& w, int32_t i) {
+  // From the body ids to the manifold's point count: under two lines, so
+  // at most three.
+  const char* p = reinterpret_cast<const char*>(&w.contacts[i]);
+  constexpr size_t kFirst = offsetof(Contact, body_a);
+  constexpr size_t kLast = offsetof(Contact, manifold) + offsetof(Manifold, point_count);
+  static_assert(kFirst < kLast && kLast - kFirst < 2 * 64, "contact prefetch span");
+  __builtin_prefetch(p + kFirst);
+  __builtin_prefetch(p + kFirst + 64);
+  __builtin_prefetch(p + kLast);
+}
+
+bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,
+                           const std::vector<SolverBodyParams>& params,
+                           std::vector<int32_t>* touching, std::vector<int32_t>* slots,
+                           std::vector<int32_t>* deep) {
   bool push = false;
   touching->clear();
+  slots->clear();
   deep->assign(params.size(), 0);
   for (int32_t i = 0; i < w.contact_ids.Capacity(); ++i) {
     if (!w.contact_ids.IsAlive(i)) continue;
     const Contact& c = w.contacts[i];
     if ((c.flags & kContactTouching) == 0 || (c.flags & kContactSensor) != 0) continue;
-    const int32_t ia = w.bodies[c.body_a].solver_index;
-    const int32_t ib = w.bodies[c.body_b].solver_index;
+    const int32_t ia = slot_of_body[c.body_a];
+    const int32_t ib = slot_of_body[c.body_b];
     // Only contacts with a dynamic body in the solver push anything.
     const bool a_moves = ia >= 0 && params[ia].inv_mass + params[ia].inv_inertia > 0.0f;
     const bool b_moves = ib >= 0 && params[ib].inv_mass + params[ib].inv_inertia > 0.0f;
     if (!a_moves && !b_moves) continue;
     touching->push_back(i);
+    slots->push_back(ia);
+    slots->push_back(ib);
     float deepest = 0.0f;
     for (int32_t j = 0; j < c.manifold.point_count; ++j) {
       deepest = Min(deepest, c.manifold.points[j].separation);

@@ -138,24 +138,43 @@ struct ContactGroup {
 };
 
 /// Lists, in contact index order, the touching non-sensor contacts with a
-/// dynamic body in the solver (bodies' solver_index and `params` map bodies
-/// to solver slots, -1 outside the solver), and counts per solver slot how
-/// many of them overlap by more than kLinearSlop (`deep`, sized to params).
-/// Returns whether any has kContactPushOut (the step needs PushContacts).
-bool CollectSolverContacts(const WorldState& world, const std::vector<SolverBodyParams>& params,
-                           std::vector<int32_t>* touching, std::vector<int32_t>* deep);
+/// dynamic body in the solver (`slot_of_body` and `params` map bodies to
+/// solver slots, -1 outside the solver) and their bodies' slots, two per
+/// contact (`slots`); counts per solver slot how many of them overlap by
+/// more than kLinearSlop (`deep`, sized to params). Returns whether any has
+/// kContactPushOut (the step needs PushContacts).
+bool CollectSolverContacts(const WorldState& world, const int32_t* slot_of_body,
+                           const std::vector<SolverBodyParams>& params,
+                           std::vector<int32_t>* touching, std::vector<int32_t>* slots,
+                           std::vector<int32_t>* deep);
+
+/// What PrepareContact reads besides the contact: per solver slot the
+/// bodies' parameters, velocities and centers at step start (a pile's
+/// contacts reach their bodies in no order: these are a few bytes a body,
+/// the world's bodies a few cache lines), CollectSolverContacts' `deep`
+/// count, the world's push limit, and the slot of kStaticSolverBody.
+struct ContactPrepareInput {
+  const SolverBodyParams* params = nullptr;
+  const SolverBody* bodies = nullptr;
+  const Vec2* centers = nullptr;
+  const int32_t* deep = nullptr;
+  float max_push = 0.0f;
+  int32_t static_slot = 0;
+};
 
 /// Makes lane `lane` of `group` unused (its bodies: `static_slot`).
 void ClearContactLane(ContactGroup* group, int32_t lane, int32_t static_slot);
 
-/// Builds the constraint of touching contact `contact` into lane `lane` of
-/// `group`; bodies outside the solve get `static_slot`, the solver slot that
-/// holds kStaticSolverBody. `deep` is CollectSolverContacts' count and
-/// `max_push` the world's push limit. Reads only the world, `params` and
-/// `deep`, so groups may be built concurrently.
-void PrepareContact(const WorldState& world, const std::vector<SolverBodyParams>& params,
-                    const std::vector<int32_t>& deep, float max_push, int32_t contact,
-                    int32_t static_slot, ContactGroup* group, int32_t lane);
+/// Builds the constraint of touching contact `contact`, whose bodies have
+/// solver slots `slot_a` and `slot_b` (-1 outside the solve), into lane
+/// `lane` of `group`; bodies outside the solve get `in.static_slot`. Reads
+/// only the world and `in`, so groups may be built concurrently.
+void PrepareContact(const WorldState& world, const ContactPrepareInput& in, int32_t contact,
+                    int32_t slot_a, int32_t slot_b, ContactGroup* group, int32_t lane);
+
+/// Asks the memory system for the lines of `contact` PrepareContact and
+/// StoreImpulses touch, a few groups ahead of them.
+void PrefetchContact(const WorldState& world, int32_t contact);
 
 // The passes below read and write only the group and the solver slots of
 // the bodies its constraints move (ConstraintMoves), so the groups of one

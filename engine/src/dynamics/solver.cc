@@ -18,13 +18,17 @@ void GatherBodies(WorldState* w, float h, SolverScratch* s) {
   s->awake_bodies.clear();
   s->bodies.clear();
   s->params.clear();
+  s->centers.clear();
+  s->slot_of_body.assign(static_cast<size_t>(w->body_ids.Capacity()), kNullIndex);
   for (int32_t i = 0; i < w->body_ids.Capacity(); ++i) {
     if (!w->body_ids.IsAlive(i)) continue;
     Body& b = w->bodies[i];
     b.solver_index = kNullIndex;
     if (b.type == BodyType::kStatic || !b.awake || !b.enabled) continue;
     b.solver_index = static_cast<int32_t>(s->awake_bodies.size());
+    s->slot_of_body[i] = b.solver_index;
     s->awake_bodies.push_back(i);
+    s->centers.push_back(b.center);
     SolverBody& sb = s->bodies.emplace_back();
     sb.linear_velocity = b.linear_velocity;
     sb.angular_velocity = b.angular_velocity;
@@ -53,6 +57,10 @@ void GatherBodies(WorldState* w, float h, SolverScratch* s) {
 constexpr int32_t kBodyGrain = 256;
 constexpr int32_t kConstraintGrain = 64;
 constexpr int32_t kGroupGrain = kConstraintGrain / 4;
+// How many groups ahead the passes that reach the world's contacts ask for
+// them (PrefetchContact): far enough to hide a miss, near enough to keep
+// the lines.
+constexpr int32_t kPrefetchGroups = 4;
 
 void IntegrateVelocities(SolverScratch* s, float max_speed, int32_t begin, int32_t end) {
   const float max_speed_sq = max_speed * max_speed;
@@ -232,14 +240,16 @@ void MarkRestlessIslands(WorldState* w, SolverScratch* s) {
 
 void ReportHits(WorldState* w, const SolverScratch& s) {
   const float threshold = w->def.hit_event_threshold;
-  // Contact index order (constraints are stored in colour order).
+  // Contact index order (constraints are stored in colour order): the
+  // contacts front to back, a constraint looked up only for a contact that
+  // reports hits.
   for (size_t i = 0; i < s.touching_contacts.size(); ++i) {
+    const Contact& c = w->contacts[s.touching_contacts[i]];
+    if ((c.flags & kContactEnableHits) == 0) continue;
     const int32_t slot =
         s.contact_slot_of_position[s.contact_colours.Position(static_cast<int32_t>(i))];
     const ContactGroup& g = s.contact_groups[slot / 4];
     const int32_t lane = slot % 4;
-    const Contact& c = w->contacts[g.contact[lane]];
-    if ((c.flags & kContactEnableHits) == 0) continue;
     float best = threshold;
     int32_t best_point = -1;
     for (int32_t j = 0; j < c.manifold.point_count; ++j) {
@@ -351,22 +361,18 @@ bool UpdateJointLayoutKey(SolverScratch* s) {
 // bodies it moves (-1 for one it does not): everything the contact
 // colouring and LayOutContactGroups read. Returns whether the record is
 // last step's (and there are contacts).
-bool UpdateContactLayoutKey(const WorldState& w, SolverScratch* s) {
+bool UpdateContactLayoutKey(SolverScratch* s) {
   const size_t count = s->touching_contacts.size();
   std::vector<int32_t>& key = s->contact_layout_key;
   bool same = count > 0 && key.size() == 2 * count;
   key.resize(2 * count);
-  for (size_t k = 0; k < count; ++k) {
-    const Contact& c = w.contacts[s->touching_contacts[k]];
-    const int32_t body[2] = {c.body_a, c.body_b};
-    for (int32_t side = 0; side < 2; ++side) {
-      const int32_t slot = w.bodies[body[side]].solver_index;
-      const bool moves = slot >= 0 && ConstraintMoves(slot, s->params[slot].inv_mass,
-                                                      s->params[slot].inv_inertia);
-      const int32_t record = moves ? slot : -1;
-      same = same && key[2 * k + side] == record;
-      key[2 * k + side] = record;
-    }
+  for (size_t k = 0; k < 2 * count; ++k) {
+    const int32_t slot = s->touching_slots[k];
+    const bool moves = slot >= 0 && ConstraintMoves(slot, s->params[slot].inv_mass,
+                                                    s->params[slot].inv_inertia);
+    const int32_t record = moves ? slot : -1;
+    same = same && key[k] == record;
+    key[k] = record;
   }
   return same;
 }
@@ -380,11 +386,10 @@ bool UpdateContactLayoutKey(const WorldState& w, SolverScratch* s) {
 void ListPushGroups(const WorldState& w, SolverScratch* s) {
   std::vector<uint8_t>& pushed = s->push_bodies;
   pushed.assign(s->bodies.size(), 0);
-  for (int32_t contact : s->touching_contacts) {
-    const Contact& c = w.contacts[contact];
-    if ((c.flags & kContactPushOut) == 0) continue;
-    for (int32_t body : {c.body_a, c.body_b}) {
-      const int32_t slot = w.bodies[body].solver_index;
+  for (size_t k = 0; k < s->touching_contacts.size(); ++k) {
+    if ((w.contacts[s->touching_contacts[k]].flags & kContactPushOut) == 0) continue;
+    for (size_t side = 0; side < 2; ++side) {
+      const int32_t slot = s->touching_slots[2 * k + side];
       if (slot >= 0) pushed[slot] = 1;
     }
   }
@@ -397,9 +402,8 @@ void ListPushGroups(const WorldState& w, SolverScratch* s) {
       for (int32_t lane = 0; lane < 4; ++lane) {
         const int32_t k = s->contact_position_of_slot[g * 4 + lane];
         if (k < 0) continue;
-        const Contact& c = w.contacts[s->touching_contacts[order[k]]];
-        const int32_t a = w.bodies[c.body_a].solver_index;
-        const int32_t b = w.bodies[c.body_b].solver_index;
+        const int32_t a = s->touching_slots[2 * order[k]];
+        const int32_t b = s->touching_slots[2 * order[k] + 1];
         if ((a >= 0 && pushed[a] != 0) || (b >= 0 && pushed[b] != 0)) {
           s->push_groups.push_back(g);
           break;
@@ -452,7 +456,8 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   const float inv_h = 1.0f / h;
   GatherBodies(w, h, s);
   const bool push_out =
-      CollectSolverContacts(*w, s->params, &s->touching_contacts, &s->deep_contacts);
+      CollectSolverContacts(*w, s->slot_of_body.data(), s->params, &s->touching_contacts,
+                            &s->touching_slots, &s->deep_contacts);
 
   // Contacts stiffer than a quarter of the substep rate would ring.
   const float hertz = Min(w->def.contact_hertz, 0.25f * inv_h);
@@ -485,7 +490,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   // Likewise the contacts' colouring and layout are a function of the
   // slots UpdateContactLayoutKey records: in a resting or slowly moving
   // stack the touching contacts and the bodies' slots stay the same.
-  if (!UpdateContactLayoutKey(*w, s)) {
+  if (!UpdateContactLayoutKey(s)) {
     s->contact_colours.Colour(static_cast<int32_t>(s->touching_contacts.size()), body_count,
                               [s](int32_t k, int32_t slots[2]) {
                                 slots[0] = s->contact_layout_key[2 * k];
@@ -556,18 +561,34 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   const float max_speed = w->def.maximum_linear_speed;
   const float restitution_threshold = w->def.restitution_threshold;
   const int32_t overflow_groups = group_starts[ConstraintColours::kColourCount];
+  ContactPrepareInput prepare;
+  prepare.params = s->params.data();
+  prepare.bodies = bodies;
+  prepare.centers = s->centers.data();
+  prepare.deep = s->deep_contacts.data();
+  prepare.max_push = push;
+  prepare.static_slot = static_slot;
   run.Run(ex, /*serial=*/SmallSolve(run), [&](const StageRunner::Stage& stage, int32_t begin,
                                               int32_t end) {
     switch (stage.tag) {
       case kPrepareContacts:
         for (int32_t g = begin; g < end; ++g) {
+          // The contacts of a colour are scattered over the world's: ask
+          // for a later group's while this one is built.
+          if (g + kPrefetchGroups < end) {
+            for (int32_t lane = 0; lane < 4; ++lane) {
+              const int32_t k = position_of_slot[(g + kPrefetchGroups) * 4 + lane];
+              if (k >= 0) PrefetchContact(*w, s->touching_contacts[contact_order[k]]);
+            }
+          }
           for (int32_t lane = 0; lane < 4; ++lane) {
             const int32_t k = position_of_slot[g * 4 + lane];
             if (k < 0) {
               ClearContactLane(&groups[g], lane, static_slot);
             } else {
-              PrepareContact(*w, s->params, s->deep_contacts, push,
-                             s->touching_contacts[contact_order[k]], static_slot, &groups[g], lane);
+              const int32_t t = contact_order[k];
+              PrepareContact(*w, prepare, s->touching_contacts[t], s->touching_slots[2 * t],
+                             s->touching_slots[2 * t + 1], &groups[g], lane);
             }
           }
         }
@@ -648,7 +669,14 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         }
         break;
       case kStoreImpulses:
-        for (int32_t g = begin; g < end; ++g) StoreImpulses(groups[g], w);
+        for (int32_t g = begin; g < end; ++g) {
+          if (g + kPrefetchGroups < end) {
+            for (int32_t contact : groups[g + kPrefetchGroups].contact) {
+              if (contact >= 0) PrefetchContact(*w, contact);
+            }
+          }
+          StoreImpulses(groups[g], w);
+        }
         break;
       case kStorePinImpulses:
         // In joint index order: the joints are far larger than the groups.

@@ -21,6 +21,11 @@ struct SolverScratch {
   std::vector<int32_t> awake_bodies;
   std::vector<SolverBody> bodies;
   std::vector<SolverBodyParams> params;
+  /// Per solver slot: the body's center at step start. Per body index
+  /// (capacity): its solver slot, -1 outside the solve (Body::solver_index
+  /// in a few bytes a body, for passes that reach bodies in no order).
+  std::vector<Vec2> centers;
+  std::vector<int32_t> slot_of_body;
   /// Contact constraints four to a group, the groups laid out by colour:
   /// colour c's are [contact_group_starts[c], contact_group_starts[c + 1]),
   /// the overflow's (one constraint per group) last.
@@ -52,6 +57,9 @@ struct SolverScratch {
   /// The contacts solved this step, in index order; `contacts` holds their
   /// constraints in contact_colours.order().
   std::vector<int32_t> touching_contacts;
+  /// Per touching contact, its bodies' solver slots (a, b; -1 outside
+  /// the solve).
+  std::vector<int32_t> touching_slots;
   /// Per solver slot: how many of touching_contacts overlap it by more than
   /// the slop (the push limit is shared among them, contact_solver.h).
   std::vector<int32_t> deep_contacts;
