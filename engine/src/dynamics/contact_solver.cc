@@ -430,11 +430,12 @@ void PrefetchContact(const WorldState& w, int32_t i) {
 bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,
                            const std::vector<SolverBodyParams>& params,
                            std::vector<int32_t>* touching, std::vector<int32_t>* slots,
-                           std::vector<int32_t>* deep) {
+                           std::vector<int32_t>* deep, std::vector<uint8_t>* pushed) {
   bool push = false;
   touching->clear();
   slots->clear();
   deep->assign(params.size(), 0);
+  pushed->assign(params.size(), 0);
   for (int32_t i = 0; i < w.contact_ids.Capacity(); ++i) {
     if (!w.contact_ids.IsAlive(i)) continue;
     const Contact& c = w.contacts[i];
@@ -456,7 +457,15 @@ bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,
       if (ia >= 0) ++(*deep)[ia];
       if (ib >= 0) ++(*deep)[ib];
     }
-    push = push || (c.flags & kContactPushOut) != 0;
+    if ((c.flags & kContactPushOut) != 0) {
+      push = true;
+      if (ia >= 0) (*pushed)[ia] = 1;
+      if (ib >= 0) (*pushed)[ib] = 1;
+    }
+  }
+  // Only a body in a pile shares its push (see the overview).
+  for (size_t k = 0; k < deep->size(); ++k) {
+    if ((*pushed)[k] == 0 && (*deep)[k] <= kPileContacts) (*deep)[k] = 0;
   }
   return push;
 }

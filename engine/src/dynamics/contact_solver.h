@@ -36,15 +36,21 @@
 // hits; pushing that overlap out without velocity left the ram ploughing
 // a block squeezed into itself).
 //
-// The velocity solve's push is capped per body, not per contact: a body
-// in n contacts that overlap by more than the slop has each of those with
-// other bodies of the solve push at most max_push / n (the larger n of the
-// two bodies), so its pushes add up to no more than max_push however many
-// bodies it is created inside. With a cap per contact, a pile of n bodies
-// created at one point spread at about n times the cap, each pair pushing
-// its own 3 m/s on top of its neighbour's. A contact with a static body
-// (which cannot give way) pushes at the full limit: a body created in the
-// ground under a pile comes out of it at the limit, not at a share of it.
+// The velocity solve's push is capped per body, not per contact, for a
+// body in a pile: one with a push-out contact (created inside others) or in
+// more than kPileContacts contacts that overlap by more than the slop. Such
+// a body in n of those contacts has each of them with other bodies of the
+// solve push at most max_push / n (the larger n of the two bodies), so its
+// pushes add up to no more than max_push however many bodies it is created
+// inside. With a cap per contact, a pile of n bodies created at one point
+// spread at about n times the cap, each pair pushing its own 3 m/s on top of
+// its neighbour's. A contact with a static body (which cannot give way)
+// pushes at the full limit: a body created in the ground under a pile comes
+// out of it at the limit, not at a share of it. Any other body (a crowd
+// pressed together by a load or an impact, a few deep contacts a body) has
+// each contact push at the full limit, as in Box2D v3: sharing there left
+// spinner's crowd, hammered against the wall by its blade, squeezed into
+// twice v3's contacts with 0.8 m overlaps it could not push out.
 //
 // Bodies in more than kPileContacts deep contacts are in a pile (created
 // inside others), not resting on them: the warm start of their overlapping
@@ -140,13 +146,16 @@ struct ContactGroup {
 /// Lists, in contact index order, the touching non-sensor contacts with a
 /// dynamic body in the solver (`slot_of_body` and `params` map bodies to
 /// solver slots, -1 outside the solver) and their bodies' slots, two per
-/// contact (`slots`); counts per solver slot how many of them overlap by
-/// more than kLinearSlop (`deep`, sized to params). Returns whether any has
-/// kContactPushOut (the step needs PushContacts).
+/// contact (`slots`). Per solver slot (sized to params): whether the body
+/// has a push-out contact (`pushed`), and `deep`, how many contacts share
+/// its velocity push: for a body in a pile (one with a push-out contact or
+/// in more than kPileContacts), its contacts that overlap by more than
+/// kLinearSlop, else 0. Returns whether any contact has kContactPushOut
+/// (the step needs PushContacts).
 bool CollectSolverContacts(const WorldState& world, const int32_t* slot_of_body,
                            const std::vector<SolverBodyParams>& params,
                            std::vector<int32_t>* touching, std::vector<int32_t>* slots,
-                           std::vector<int32_t>* deep);
+                           std::vector<int32_t>* deep, std::vector<uint8_t>* pushed);
 
 /// What PrepareContact reads besides the contact: per solver slot the
 /// bodies' parameters, velocities and centers at step start (a pile's

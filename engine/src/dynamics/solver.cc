@@ -383,16 +383,8 @@ bool UpdateContactLayoutKey(SolverScratch* s) {
 // keep them from being pushed into their neighbours. A few push-out
 // contacts in a large world (a body respawned inside another) then cost a
 // few groups' work, not sweeps over every contact.
-void ListPushGroups(const WorldState& w, SolverScratch* s) {
-  std::vector<uint8_t>& pushed = s->push_bodies;
-  pushed.assign(s->bodies.size(), 0);
-  for (size_t k = 0; k < s->touching_contacts.size(); ++k) {
-    if ((w.contacts[s->touching_contacts[k]].flags & kContactPushOut) == 0) continue;
-    for (size_t side = 0; side < 2; ++side) {
-      const int32_t slot = s->touching_slots[2 * k + side];
-      if (slot >= 0) pushed[slot] = 1;
-    }
-  }
+void ListPushGroups(SolverScratch* s) {
+  const std::vector<uint8_t>& pushed = s->push_bodies;
   const int32_t* order = s->contact_colours.order().data();
   s->push_groups.clear();
   for (int32_t colour = 0; colour <= ConstraintColours::kColourCount; ++colour) {
@@ -457,7 +449,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   GatherBodies(w, h, s);
   const bool push_out =
       CollectSolverContacts(*w, s->slot_of_body.data(), s->params, &s->touching_contacts,
-                            &s->touching_slots, &s->deep_contacts);
+                            &s->touching_slots, &s->deep_contacts, &s->push_bodies);
 
   // Contacts stiffer than a quarter of the substep rate would ring.
   const float hertz = Min(w->def.contact_hertz, 0.25f * inv_h);
@@ -510,7 +502,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   if (push_out) {
     s->push_velocities.assign(s->bodies.size(), Vec2{0.0f, 0.0f});
     s->push_travel.assign(s->bodies.size(), Vec2{0.0f, 0.0f});
-    ListPushGroups(*w, s);
+    ListPushGroups(s);
   }
 
   // The rest of the solve is one chain of parallel stages (stage_runner.h),

@@ -60,8 +60,8 @@ struct SolverScratch {
   /// Per touching contact, its bodies' solver slots (a, b; -1 outside
   /// the solve).
   std::vector<int32_t> touching_slots;
-  /// Per solver slot: how many of touching_contacts overlap it by more than
-  /// the slop (the push limit is shared among them, contact_solver.h).
+  /// Per solver slot: how many of touching_contacts share its velocity
+  /// push (CollectSolverContacts, contact_solver.h).
   std::vector<int32_t> deep_contacts;
   /// Per solver slot (and the static slot): the push velocity of the
   /// substep's push-out pass (PushContacts), zero outside it.
@@ -69,9 +69,9 @@ struct SolverScratch {
   /// Per solver slot: how far the step's push-out moved the body (empty in
   /// a step without push-out).
   std::vector<Vec2> push_travel;
-  /// In a step with push-out: per solver slot, whether the body has a
-  /// push-out contact; and the contact groups with a contact of such a
-  /// body, colour by colour (colour c's are [push_group_starts[c],
+  /// Per solver slot, whether the body has a push-out contact; in a step
+  /// with push-out, the contact groups with a contact of such a body,
+  /// colour by colour (colour c's are [push_group_starts[c],
   /// push_group_starts[c + 1]) of push_groups).
   std::vector<uint8_t> push_bodies;
   std::vector<int32_t> push_groups;
