@@ -289,6 +289,18 @@ bool UpdateManifold(WorldState* w, Contact* c, bool* recycled) {
   return m.point_count > 0;
 }
 
+// Whether a body of `pair` was in the broad phase's moving part at last
+// step's match (WorldState::last_pair_moving): then a pair last step did
+// not name has no contact.
+bool MovingAtLastMatch(const WorldState& w, const ProxyPair& pair) {
+  const std::vector<uint8_t>& moving = w.last_pair_moving;
+  for (int32_t shape : {pair.a, pair.b}) {
+    const size_t body = static_cast<size_t>(w.shapes[shape].body);
+    if (body < moving.size() && moving[body] != 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 // Scans the shorter joint list.
@@ -353,7 +365,7 @@ void UpdateContacts(WorldState* w) {
         known = true;
       }
     }
-    if (!known) found = FindContact(*w, pair.a, pair.b);
+    if (!known && !MovingAtLastMatch(*w, pair)) found = FindContact(*w, pair.a, pair.b);
     w->pair_contacts[k] = found;
   }
   for (int32_t k = 0; k < pair_count; ++k) {
@@ -387,6 +399,10 @@ void UpdateContacts(WorldState* w) {
     affected_bodies.push_back(c.body_a);
     affected_bodies.push_back(c.body_b);
     FreeContactRecord(w, i);
+  }
+  w->last_pair_moving.resize(static_cast<size_t>(w->body_ids.Capacity()));
+  for (int32_t b = 0; b < w->body_ids.Capacity(); ++b) {
+    w->last_pair_moving[b] = w->body_ids.IsAlive(b) && !ProxyIsStatic(w->bodies[b]) ? 1 : 0;
   }
   if (!affected_bodies.empty()) {
     std::sort(affected_bodies.begin(), affected_bodies.end());
