@@ -56,7 +56,7 @@ class BatchBvh final : public BroadPhase {
   // | (count - 1) for a leaf of `count` consecutive items.
   static constexpr uint32_t kLeafBit = 0x80000000u;
   static constexpr int kCountBits = 3;
-  static constexpr int32_t kMaxLeafSize = 4;
+  static constexpr int32_t kMaxLeafSize = 8;
   // Below this depth splits are barycentric; deeper (only in pathological
   // layouts, e.g. exponentially spaced proxies) they halve the items, which
   // bounds the recursion depth by kMedianDepth + log2(n).
