@@ -345,10 +345,22 @@ bool ReadCsv(const std::string& path, std::vector<Row>* rows) {
   return true;
 }
 
+// The flags of atoll-bench broadphase: its help, and what it parses.
+constexpr Flag kBroadPhaseFlags[] = {
+    {"scenario", "free_fall,brownian,gravity", "comma-separated scenarios"},
+    {"sizes", "equal,assorted", "comma-separated size mixes"},
+    {"objects", "1000,2000,...,1024000", "comma-separated object counts (doubling by default)"},
+    {"frames", "100", "frames per run"},
+    {"strategies", "brute_force,batch_bvh,kd_sap,dynamic_tree,box2d",
+     "comma-separated contenders; the first one's pairs are the reference"},
+    {"max-frame-ms", "3000",
+     "skip a contender at sizes where its frame is predicted to take longer"},
+    {"plot", "", "write a PNG of the results here (gnuplot)"},
+    {"from-csv", "", "comma-separated CSVs of earlier runs to re-plot with --plot; runs nothing"},
+};
+
 int RunBroadPhaseBench(const std::vector<std::string>& raw_args) {
-  const auto args =
-      Args::Parse(raw_args, {"scenario", "sizes", "objects", "frames", "plot",
-                             "strategies", "max-frame-ms", "from-csv"});
+  const auto args = Args::Parse(raw_args, FlagNames(kBroadPhaseFlags));
   if (!args.ok()) {
     std::fprintf(stderr, "broadphase: %s\n", args.status().ToString().c_str());
     return 2;
@@ -494,6 +506,13 @@ int RunBroadPhaseBench(const std::vector<std::string>& raw_args) {
 ATOLL_BENCH_COMMAND("broadphase",
                     "broad-phase strategies vs Box2D 2.4.1 (free fall, "
                     "brownian, gravity)",
-                    RunBroadPhaseBench);
+                    RunBroadPhaseBench,
+                    {.usage = "atoll-bench broadphase [--scenario=A,B] [--sizes=A,B] "
+                              "[--objects=N,N] [--frames=N] [--strategies=A,B] "
+                              "[--max-frame-ms=MS] [--plot=FILE.png] | --from-csv=A.csv "
+                              "--plot=FILE.png",
+                     .flags = kBroadPhaseFlags,
+                     .example = "atoll-bench broadphase --scenario=brownian --objects=1000,8000 "
+                                "--strategies=kd_sap,box2d"});
 
 }  // namespace atl::bench

@@ -246,9 +246,17 @@ void PrintCase(const char* name, const CaseResult& r, const char* box2d_note,
               r.box2d_ns, r.box2d_points, box2d_note);
 }
 
+// The flags of atoll-bench collision: its help, and what it parses.
+constexpr Flag kCollisionFlags[] = {
+    {"pairs", "4096", "random shape pairs per case, the same for both engines"},
+    {"reps", "9", "repetitions per case; the figure is their median"},
+    {"min_ms", "40", "passes per repetition are calibrated so that the slower engine's take "
+                     "at least this many ms"},
+    {"seed", "1", "seed of the random pairs"},
+};
+
 int RunCollisionBench(const std::vector<std::string>& raw_args) {
-  absl::StatusOr<Args> args =
-      Args::Parse(raw_args, {"pairs", "reps", "min_ms", "seed"});
+  absl::StatusOr<Args> args = Args::Parse(raw_args, FlagNames(kCollisionFlags));
   if (!args.ok()) {
     std::fprintf(stderr, "atoll-bench collision: %s\n",
                  std::string(args.status().message()).c_str());
@@ -388,6 +396,10 @@ int RunCollisionBench(const std::vector<std::string>& raw_args) {
 
 ATOLL_BENCH_COMMAND("collision",
                     "narrow phase and GJK vs Box2D 2.4.1 (CSV)",
-                    RunCollisionBench);
+                    RunCollisionBench,
+                    {.usage = "atoll-bench collision [--pairs=N] [--reps=N] [--min_ms=MS] "
+                              "[--seed=S]",
+                     .flags = kCollisionFlags,
+                     .example = "atoll-bench collision --pairs=1024 --reps=5"});
 
 }  // namespace atl::bench

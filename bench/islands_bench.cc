@@ -83,8 +83,15 @@ struct Case {
   int32_t size;
 };
 
+// The flags of atoll-bench islands: its help, and what it parses.
+constexpr Flag kIslandsFlags[] = {
+    {"steps", "300", "timed steps per scene"},
+    {"warmup", "60", "steps stepped before timing (new piles merge their islands then)"},
+    {"sleep", "on", "off keeps every body awake"},
+};
+
 int RunIslands(const std::vector<std::string>& raw) {
-  auto args = Args::Parse(raw, {"steps", "warmup", "sleep"});
+  auto args = Args::Parse(raw, FlagNames(kIslandsFlags));
   if (!args.ok()) {
     std::fprintf(stderr, "atoll-bench islands: %s\n", std::string(args.status().message()).c_str());
     return 2;
@@ -132,6 +139,9 @@ int RunIslands(const std::vector<std::string>& raw) {
 
 }  // namespace
 
-ATOLL_BENCH_COMMAND("islands", "persistent islands vs per-step DFS rebuild (CSV)", RunIslands);
+ATOLL_BENCH_COMMAND("islands", "persistent islands vs per-step DFS rebuild (CSV)", RunIslands,
+                    {.usage = "atoll-bench islands [--steps=N] [--warmup=N] [--sleep=on|off]",
+                     .flags = kIslandsFlags,
+                     .example = "atoll-bench islands --steps=600 --sleep=off"});
 
 }  // namespace atl::bench

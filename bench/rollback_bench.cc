@@ -135,8 +135,15 @@ void RunScalingTable(int64_t repeats) {
   }
 }
 
+// The flags of atoll-bench rollback: its help, and what it parses.
+constexpr Flag kRollbackFlags[] = {
+    {"repeats", "30", "repetitions of every measurement; figures are their medians"},
+    {"threads", "1", "threads (1..64) of the executor the rollback re-simulates on"},
+    {"scaling", "true", "false drops the second table (large_pyramid at 1 and 2 threads)"},
+};
+
 int RunRollback(const std::vector<std::string>& raw) {
-  auto args = Args::Parse(raw, {"repeats", "threads", "scaling"});
+  auto args = Args::Parse(raw, FlagNames(kRollbackFlags));
   if (!args.ok()) {
     std::fprintf(stderr, "atoll-bench rollback: %s\n",
                  std::string(args.status().message()).c_str());
@@ -160,6 +167,9 @@ ATOLL_BENCH_COMMAND(
     "rollback",
     "snapshot save/load/hash, 8-tick rollback cost and large_pyramid thread "
     "scaling (CSV)",
-    RunRollback);
+    RunRollback,
+    {.usage = "atoll-bench rollback [--repeats=N] [--threads=N] [--scaling=false]",
+     .flags = kRollbackFlags,
+     .example = "atoll-bench rollback --repeats=10 --threads=2 --scaling=false"});
 
 }  // namespace atl::bench

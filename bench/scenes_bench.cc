@@ -110,9 +110,26 @@ double Median(std::vector<double> v) {
   return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+// The flags of atoll-bench scenes, both modes (scene_suite.cc reads the
+// suite's): its help, and what it parses.
+constexpr Flag kScenesFlags[] = {
+    {"ccd", nullptr, "compare continuous collision on and off instead of running the suite"},
+    {"scene", "(every suite scene)",
+     "comma-separated scenes (--ccd: add_pair,mixed_static_dynamic,diagonal,falling_squares)"},
+    {"size", "0", "one scene size instead of each scene's sweep (0: the sweep; --ccd: the "
+                  "scene's default)"},
+    {"small", nullptr, "each scene at its small size only (not with --size)"},
+    {"steps", "0", "steps per run (0: the scene's own count)"},
+    {"reps", "1", "runs per measurement, the median kept (--ccd: 3 per seed)"},
+    {"seeds", "5", "--ccd: scene seeds 1..N"},
+    {"engines", "atoll,box2d", "comma-separated engines"},
+    {"plot", "", "write DIR/<scene>.png per scene (gnuplot)"},
+    {"markdown", "", "write the per-scene tables and the summary to this file"},
+    {"from-csv", "", "re-plot / re-tabulate this saved CSV instead of running"},
+};
+
 int RunScenes(const std::vector<std::string>& raw) {
-  auto args = Args::Parse(raw, {"ccd", "scene", "size", "small", "steps", "reps", "seeds", "engines", "plot",
-                                "markdown", "from-csv"});
+  auto args = Args::Parse(raw, FlagNames(kScenesFlags));
   if (!args.ok()) {
     std::fprintf(stderr, "atoll-bench scenes: %s\n", std::string(args.status().message()).c_str());
     return 2;
@@ -213,6 +230,13 @@ int RunScenes(const std::vector<std::string>& raw) {
 }  // namespace
 
 ATOLL_BENCH_COMMAND("scenes", "scene suite, Atoll vs Box2D 2.4.1 (CSV, --plot); --ccd: continuous on/off",
-                    RunScenes);
+                    RunScenes,
+                    {.usage = "atoll-bench scenes [--scene=A,B] [--size=N | --small] [--steps=N] "
+                              "[--reps=N] [--engines=A,B] [--plot=DIR] [--markdown=FILE] "
+                              "[--from-csv=FILE] | --ccd [--scene=A,B] [--size=N] [--steps=N] "
+                              "[--reps=N] [--seeds=N] [--engines=A,B]",
+                     .flags = kScenesFlags,
+                     .example = "atoll-bench scenes --small --engines=atoll "
+                                "--scene=falling_squares,tumbler"});
 
 }  // namespace atl::bench

@@ -21,8 +21,17 @@
 namespace atl::bench {
 namespace {
 
+// The flags of atoll-bench settle: its help, and what it parses.
+constexpr Flag kSettleFlags[] = {
+    {"scene", "falling_squares", "the built-in scene"},
+    {"sizes", "1000,2000,4000,8000", "comma-separated scene sizes"},
+    {"seeds", "1,2,3", "comma-separated scene seeds"},
+    {"steps", "1500", "steps per run"},
+    {"landed_speed", "1", "m/s: a dynamic body faster than this has not landed yet"},
+};
+
 int RunSettle(const std::vector<std::string>& raw) {
-  auto args = Args::Parse(raw, {"scene", "sizes", "seeds", "steps", "landed_speed"});
+  auto args = Args::Parse(raw, FlagNames(kSettleFlags));
   if (!args.ok()) {
     std::fprintf(stderr, "atoll-bench settle: %s\n", std::string(args.status().message()).c_str());
     return 2;
@@ -102,6 +111,10 @@ int RunSettle(const std::vector<std::string>& raw) {
 
 ATOLL_BENCH_COMMAND("settle",
                     "steps until a scene's heap is all asleep after its last landing (CSV)",
-                    RunSettle);
+                    RunSettle,
+                    {.usage = "atoll-bench settle [--scene=NAME] [--sizes=N,N] [--seeds=S,S] "
+                              "[--steps=N] [--landed_speed=V]",
+                     .flags = kSettleFlags,
+                     .example = "atoll-bench settle --sizes=1000 --seeds=1 --steps=900"});
 
 }  // namespace atl::bench

@@ -157,8 +157,20 @@ int Refuse(const std::string& message) {
   return 2;
 }
 
+// The flags of atoll-bench v3: its help, and what RunV3 parses.
+constexpr Flag kV3Flags[] = {
+    {"scene",
+     "compounds,joint_grid,junkyard,large_pyramid,many_pyramids,rain,smash,spinner,tumbler,washer",
+     "comma-separated scenes of the v3 set"},
+    {"threads", "1,2",
+     "comma-separated thread counts in 1..64 (1: the serial executor, more: a thread pool)"},
+    {"runs", "3", "runs per scene and thread count: best_ms is the fastest, median_ms their median"},
+    {"baseline", "",
+     "box2d-v3-bench's CSV: append its ms_per_step and Atoll's over it (empty: no comparison)"},
+};
+
 int RunV3(const std::vector<std::string>& raw) {
-  absl::StatusOr<Args> args = Args::Parse(raw, {"scene", "threads", "runs", "baseline"});
+  absl::StatusOr<Args> args = Args::Parse(raw, FlagNames(kV3Flags));
   if (!args.ok()) return Refuse(std::string(args.status().message()));
 
   // Every flag is checked before the first row is printed.
@@ -254,6 +266,11 @@ int RunV3(const std::vector<std::string>& raw) {
 }  // namespace
 
 ATOLL_BENCH_COMMAND("v3", "Box2D v3's ten benchmark scenes, its way (CSV; --baseline: vs box2d-v3-bench)",
-                    RunV3);
+                    RunV3,
+                    {.usage = "atoll-bench v3 [--scene=A,B] [--threads=1,2] [--runs=N] "
+                              "[--baseline=FILE]",
+                     .flags = kV3Flags,
+                     .example = "atoll-bench v3 --scene=large_pyramid,tumbler --threads=1,2 "
+                                "--runs=5"});
 
 }  // namespace atl::bench

@@ -1,24 +1,15 @@
 // atoll: the command-line client of atoll-server.
 //
-//   atoll version [--server=HOST:PORT]
-//   atoll health  --server=HOST:PORT [--timeout=2s] [--tls_ca=CA.pem]
-//   atoll synctest SCENE [--ticks=N] [--rollback=K] [--size=N] [--seed=S]
-//   atoll loadtest [--server=HOST:PORT] [--worlds=32] [--bodies=500] [--clients=128]
-//                  [--seconds=10] [--tick_hz=60] [--scene=falling_squares]
-//                  [--client_niceness=19] [--settle_seconds=120]
-//   atoll worlds  --server=HOST:PORT
-//   atoll create  SCENE --server=... [--id=ID] [--slots=N] [--tick_rate=HZ]
-//                 [--input_delay=T] [--size=N] [--seed=S]
-//   atoll destroy WORLD --server=...
-//   atoll watch   WORLD --server=... [--ticks=N | --forever] [--svg=DIR]
-//   atoll bot     WORLD --server=... --players=N [--ticks=N] [--latency=D]
-//                 [--window=W] [--input_delay=T]
-//   atoll verify  RECORDING
-//   atoll batch   SCENE --server=... --steps=N [--tick_rate=HZ]
+//   atoll COMMAND [ARGUMENTS] [--flag=VALUE ...]
+//   atoll help [COMMAND]    (or atoll COMMAND --help)
 //
-// Every failure prints one line to stderr and exits non-zero.
+// The commands, their arguments and the flags each reads are listed in
+// command_help.cc, which also answers help requests and usage errors.
+// A failure prints one line to stderr and exits 1; a usage error prints one
+// line and the command's help to stderr and exits 2.
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,12 +19,12 @@
 #include "absl/time/time.h"
 #include "atoll/client/connection.h"
 #include "atoll/version.h"
+#include "client/cli/command_help.h"
 #include "client/cli/commands.h"
 #include "client/cli/loadtest_command.h"
 #include "client/cli/synctest_command.h"
 
-ABSL_FLAG(std::string, server, "",
-          "atoll-server address HOST:PORT (default: none)");
+ABSL_FLAG(std::string, server, "", "atoll-server address HOST:PORT");
 ABSL_FLAG(absl::Duration, timeout, absl::Seconds(2),
           "how long to wait for the server");
 ABSL_FLAG(std::string, tls_ca, "",
@@ -41,24 +32,6 @@ ABSL_FLAG(std::string, tls_ca, "",
           "to --server");
 
 namespace {
-
-constexpr char kUsage[] =
-    "usage: atoll <command> [flags]\n"
-    "commands:\n"
-    "  version   print client and engine versions (and the server's with "
-    "--server)\n"
-    "  health    exit 0 only when --server reports SERVING\n"
-    "  worlds    list the server's worlds\n"
-    "  create    create a world from a SceneSpec JSON file or a built-in scene\n"
-    "  destroy   destroy a world\n"
-    "  watch     follow a world: ticks, awake bodies, events (--svg DIR)\n"
-    "  bot       simulated players that predict and roll back; prints stats\n"
-    "  verify    re-simulate a recording file against its hash chain\n"
-    "  batch     run a scene headless on the server with a progress bar\n"
-    "  synctest  roll back and re-simulate a built-in scene every tick;\n"
-    "            exit 1 and print the first divergent tick on a mismatch\n"
-    "  loadtest  load a server (its own when no --server) with worlds and\n"
-    "            streaming clients; print one CSV line of lateness and bytes\n";
 
 int Fail(const std::string& message) {
   std::fprintf(stderr, "atoll: %s\n", message.c_str());
@@ -80,7 +53,6 @@ int RunVersion() {
 
 int RunHealth() {
   const std::string server = absl::GetFlag(FLAGS_server);
-  if (server.empty()) return Fail("health needs --server=HOST:PORT");
   atl::client::ChannelOptions channel;
   channel.tls_ca_path = absl::GetFlag(FLAGS_tls_ca);
   auto status = atl::client::CheckHealth(server, channel, "", absl::GetFlag(FLAGS_timeout));
@@ -93,13 +65,21 @@ int RunHealth() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(kUsage);
-  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
-  if (positional.size() < 2) {
-    std::fputs(kUsage, stderr);
-    return 2;
+  absl::SetProgramUsageMessage(atl::cli::GeneralUsage());
+  // `atoll --version` as most tools answer it: the version command.
+  if (argc == 2 && std::string(argv[1]) == "--version") return RunVersion();
+  // Help, unknown commands and flags, bad values and missing arguments are
+  // answered here, before Abseil (which exits 1 on an unknown flag) parses.
+  if (std::optional<int> code = atl::cli::CheckCommandLine(argc, argv)) {
+    return *code;
   }
+  std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   const std::string command = positional[1];
+  if (const atl::cli::CommandSpec* spec = atl::cli::FindCommand(command)) {
+    if (std::optional<int> code = atl::cli::CheckRequiredFlags(*spec)) {
+      return *code;
+    }
+  }
   if (command == "version") return RunVersion();
   if (command == "health") return RunHealth();
   const std::vector<std::string> args(positional.begin() + 2, positional.end());
@@ -110,16 +90,14 @@ int main(int argc, char** argv) {
   if (command == "bot") return atl::cli::RunBotCommand(args);
   if (command == "verify") return atl::cli::RunVerifyCommand(args);
   if (command == "batch") return atl::cli::RunBatchCommand(args);
-  if (command == "synctest") {
-    return atl::cli::RunSyncTestCommand(
-        std::vector<std::string>(positional.begin() + 2, positional.end()));
-  }
+  if (command == "synctest") return atl::cli::RunSyncTestCommand(args);
   if (command == "loadtest") {
     atl::client::ChannelOptions channel;
     channel.tls_ca_path = absl::GetFlag(FLAGS_tls_ca);
     return atl::cli::RunLoadTestCommand(absl::GetFlag(FLAGS_server), channel);
   }
-  std::fprintf(stderr, "atoll: unknown command '%s'\n%s", command.c_str(),
-               kUsage);
+  // A command in the table without a branch above.
+  std::fprintf(stderr, "atoll: command '%s' is not implemented\n",
+               command.c_str());
   return 2;
 }

@@ -9,7 +9,8 @@
 #include "atoll/scene.h"
 #include "atoll/sync_test.h"
 
-ABSL_FLAG(int32_t, ticks, 600, "synctest: ticks to simulate");
+ABSL_FLAG(int32_t, ticks, 600,
+          "ticks to simulate (synctest), to follow (watch) or to play (bot)");
 ABSL_FLAG(int32_t, rollback, 8, "synctest: ticks rolled back and re-simulated every tick");
 ABSL_FLAG(int32_t, size, 0, "scene size parameter (0 = the scene's default)");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the scene and of the random inputs");

@@ -153,8 +153,15 @@ TEST_F(CommandsTest, CreateListWatchBatchAndDestroy) {
   EXPECT_NE(output.find("200 steps"), std::string::npos) << output;
   EXPECT_NE(output.find("200/200"), std::string::npos) << output;
 
-  // Without the tokens the bot cannot play; the server does not hand them out.
+  // Without the tokens the bots cannot play; the server does not hand them
+  // out. None at all is a usage error; fewer than --players, a failure.
   EXPECT_EQ(RunCommand({BinaryPath("atoll"), "bot", "arena", flag, "--players=2", "--ticks=10"},
+                       &output),
+            2)
+      << output;
+  EXPECT_NE(output.find("missing --tokens"), std::string::npos) << output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "bot", "arena", flag, "--players=2", "--ticks=10",
+                        "--tokens=" + tokens[0]},
                        &output),
             1)
       << output;
@@ -176,8 +183,10 @@ TEST_F(CommandsTest, UnreachableServerAndUnknownWorldGiveOneLineAndFail) {
   ASSERT_TRUE(server.ok()) << server.status();
   const std::string flag = "--server=" + (*server)->address();
   std::string output;
-  for (const char* command : {"watch", "bot", "destroy"}) {
-    EXPECT_EQ(RunCommand({BinaryPath("atoll"), command, "nowhere", flag}, &output), 1) << command;
+  for (const std::string command : {"watch", "bot", "destroy"}) {
+    std::vector<std::string> argv = {BinaryPath("atoll"), command, "nowhere", flag};
+    if (command == "bot") argv.push_back("--tokens=t");  // else a usage error
+    EXPECT_EQ(RunCommand(argv, &output), 1) << command;
     EXPECT_TRUE(OneLine(output)) << command << ": " << output;
     EXPECT_NE(output.find("nowhere"), std::string::npos) << command << ": " << output;
   }
@@ -187,7 +196,8 @@ TEST_F(CommandsTest, UnreachableServerAndUnknownWorldGiveOneLineAndFail) {
   const std::string address = (*server)->address();
   (*server)->StopWith(SIGKILL);
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"worlds"}, {"watch", "w"}, {"bot", "w"}, {"batch", "pyramid"}}) {
+       {std::vector<std::string>{"worlds"}, {"watch", "w"}, {"bot", "w", "--tokens=t"},
+        {"batch", "pyramid"}}) {
     std::vector<std::string> argv = {BinaryPath("atoll")};
     argv.insert(argv.end(), args.begin(), args.end());
     argv.push_back("--server=" + address);

@@ -1,0 +1,26 @@
+# Runs ${BENCH} ${ARGS} and requires exit code ${CODE}, every '|'-separated
+# part of ${EXPECT} on ${STREAM} (stdout or stderr), and nothing on the
+# other stream: help goes to stdout, usage errors to stderr.
+separate_arguments(args UNIX_COMMAND "${ARGS}")
+execute_process(COMMAND ${BENCH} ${args} RESULT_VARIABLE code OUTPUT_VARIABLE out
+  ERROR_VARIABLE err)
+if(NOT code EQUAL CODE)
+  message(FATAL_ERROR "exit code ${code}, expected ${CODE}; stdout: ${out}; stderr: ${err}")
+endif()
+if(STREAM STREQUAL "stdout")
+  set(text "${out}")
+  set(other "${err}")
+else()
+  set(text "${err}")
+  set(other "${out}")
+endif()
+string(REPLACE "|" ";" parts "${EXPECT}")
+foreach(part IN LISTS parts)
+  string(FIND "${text}" "${part}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${STREAM} lacks '${part}': ${text}")
+  endif()
+endforeach()
+if(NOT other STREQUAL "")
+  message(FATAL_ERROR "printed on the other stream: ${other}")
+endif()
