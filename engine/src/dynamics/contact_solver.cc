@@ -13,102 +13,11 @@
 namespace atl {
 namespace {
 
-// The warm start and solve kernels are written once for a lane type W:
-// Float4, a group's four constraints side by side, or float, a group that
-// holds one constraint in lane 0 (the overflow's groups, where colouring ran
-// out: in a pile most constraints are there, n2's 80 000 contacts among 400
-// bodies 94 %). The float instance does lane 0's operations of the Float4
-// one exactly (Min and Max as minps/maxps, no fused operations), so a group
-// solves bit for bit the same either way, at a quarter of the work.
-
-// One solver body's state in the lane type float (Bodies4's one lane).
-struct Bodies1 {
-  float vx, vy, w, pushed;
-  float dpx, dpy, qc, qs;
-};
-
-ATOLL_INLINE void GatherOneVelocity(const SolverBody* bodies, int32_t index, Bodies1* b) {
-  const SolverBody& sb = bodies[index];
-  b->vx = sb.linear_velocity.x;
-  b->vy = sb.linear_velocity.y;
-  b->w = sb.angular_velocity;
-  b->pushed = sb.pushed;
-}
-ATOLL_INLINE void GatherOne(const SolverBody* bodies, int32_t index, Bodies1* b) {
-  GatherOneVelocity(bodies, index, b);
-  const SolverBody& sb = bodies[index];
-  b->dpx = sb.delta_position.x;
-  b->dpy = sb.delta_position.y;
-  b->qc = sb.delta_rotation.c;
-  b->qs = sb.delta_rotation.s;
-}
-ATOLL_INLINE void ScatterOne(SolverBody* bodies, int32_t index, uint8_t moves, const Bodies1& b) {
-  if (moves == 0) return;
-  SolverBody& sb = bodies[index];
-  sb.linear_velocity = {b.vx, b.vy};
-  sb.angular_velocity = b.w;
-}
-
-// What the kernels need of a lane type: a group's four lanes, or its lane
-// `lane` alone.
-template <typename W>
-struct Lanes;
-template <>
-struct Lanes<Float4> {
-  using Mask = Mask4;
-  using Bodies = Bodies4;
-  int32_t lane;  // unused: all four
-  Float4 Splat(float x) const { return Splat4(x); }
-  Float4 Load(const float* p) const { return Load4(p); }
-  void Store(float* p, Float4 a) const { Store4(p, a); }
-  Float4 Min(Float4 a, Float4 b) const { return Min4(a, b); }
-  Float4 Max(Float4 a, Float4 b) const { return Max4(a, b); }
-  Float4 Select(Mask4 m, Float4 a, Float4 b) const { return atl::Select(m, a, b); }
-  Mask4 Has(const uint8_t flags[4]) const { return MaskFromLanes(flags); }
-  bool Any(Mask4 m) const { return AnyLane(m); }
-  void Gather(const SolverBody* bodies, const int32_t index[4], Bodies4* b) const {
-    atl::Gather(bodies, index, b);
-  }
-  void GatherVelocities(const SolverBody* bodies, const int32_t index[4], Bodies4* b) const {
-    atl::GatherVelocities(bodies, index, b);
-  }
-  void Scatter(SolverBody* bodies, const int32_t index[4], const uint8_t moves[4],
-               const Bodies4& b) const {
-    atl::Scatter(bodies, index, moves, b);
-  }
-};
-template <>
-struct Lanes<float> {
-  using Mask = bool;
-  using Bodies = Bodies1;
-  int32_t lane;
-  float Splat(float x) const { return x; }
-  float Load(const float* p) const { return p[lane]; }
-  void Store(float* p, float a) const { p[lane] = a; }
-  float Min(float a, float b) const { return atl::Min(a, b); }
-  float Max(float a, float b) const { return atl::Max(a, b); }
-  float Select(bool m, float a, float b) const { return m ? a : b; }
-  bool Has(const uint8_t flags[4]) const { return flags[lane] != 0; }
-  bool Any(bool m) const { return m; }
-  void Gather(const SolverBody* bodies, const int32_t index[4], Bodies1* b) const {
-    GatherOne(bodies, index[lane], b);
-  }
-  void GatherVelocities(const SolverBody* bodies, const int32_t index[4], Bodies1* b) const {
-    GatherOneVelocity(bodies, index[lane], b);
-  }
-  void Scatter(SolverBody* bodies, const int32_t index[4], const uint8_t moves[4],
-               const Bodies1& b) const {
-    ScatterOne(bodies, index[lane], moves[lane], b);
-  }
-};
-
 // The velocity of a body's anchor point r: v + w x r.
-template <typename W>
 struct Velocity {
-  W x, y;
+  Float4 x, y;
 };
-template <typename W, typename B>
-ATOLL_INLINE Velocity<W> PointVelocity(const B& b, W rx, W ry) {
+ATOLL_INLINE Velocity PointVelocity(const Bodies4& b, Float4 rx, Float4 ry) {
   // Cross(w, r) = {-w * r.y, w * r.x}.
   return {b.vx + (-b.w) * ry, b.vy + b.w * rx};
 }
@@ -118,9 +27,9 @@ ATOLL_INLINE Velocity<W> PointVelocity(const B& b, W rx, W ry) {
 // every field of a missing point (masses, impulses, anchors), so its
 // impulse comes out zero and adding it changes nothing (up to the sign of
 // a zero velocity), which saves masking the common case.
-template <typename W, typename B>
-ATOLL_INLINE void ApplyImpulse(W px, W py, W ma, W ia, W rax, W ray, W mb, W ib, W rbx, W rby,
-                               B* a, B* b) {
+ATOLL_INLINE void ApplyImpulse(Float4 px, Float4 py, Float4 ma, Float4 ia, Float4 rax,
+                               Float4 ray, Float4 mb, Float4 ib, Float4 rbx, Float4 rby,
+                               Bodies4* a, Bodies4* b) {
   a->vx = a->vx - ma * px;
   a->vy = a->vy - ma * py;
   a->w = a->w - ia * (rax * py - ray * px);
@@ -131,15 +40,15 @@ ATOLL_INLINE void ApplyImpulse(W px, W py, W ma, W ia, W rax, W ray, W mb, W ib,
 
 // The same in the lanes of `active` only (restitution, which skips points
 // that exist).
-template <typename W, typename L, typename B>
-ATOLL_INLINE void ApplyImpulse(const L& l, typename L::Mask active, W px, W py, W ma, W ia, W rax,
-                               W ray, W mb, W ib, W rbx, W rby, B* a, B* b) {
-  a->vx = l.Select(active, a->vx - ma * px, a->vx);
-  a->vy = l.Select(active, a->vy - ma * py, a->vy);
-  a->w = l.Select(active, a->w - ia * (rax * py - ray * px), a->w);
-  b->vx = l.Select(active, b->vx + mb * px, b->vx);
-  b->vy = l.Select(active, b->vy + mb * py, b->vy);
-  b->w = l.Select(active, b->w + ib * (rbx * py - rby * px), b->w);
+ATOLL_INLINE void ApplyImpulse(Mask4 active, Float4 px, Float4 py, Float4 ma, Float4 ia,
+                               Float4 rax, Float4 ray, Float4 mb, Float4 ib, Float4 rbx,
+                               Float4 rby, Bodies4* a, Bodies4* b) {
+  a->vx = Select(active, a->vx - ma * px, a->vx);
+  a->vy = Select(active, a->vy - ma * py, a->vy);
+  a->w = Select(active, a->w - ia * (rax * py - ray * px), a->w);
+  b->vx = Select(active, b->vx + mb * px, b->vx);
+  b->vy = Select(active, b->vy + mb * py, b->vy);
+  b->w = Select(active, b->w + ib * (rbx * py - rby * px), b->w);
 }
 
 // Zeroes manifold point j of the lane (unused: masked out by has_point).
@@ -152,180 +61,169 @@ void ClearPointLane(ContactGroup* g, int32_t j, int32_t lane) {
   cp.normal_mass[lane] = cp.tangent_mass[lane] = 0.0f;
 }
 
-template <typename W>
-void WarmStart(const ContactGroup& g, int32_t lane, SolverBody* bodies) {
-  using L = Lanes<W>;
-  const L l{lane};
-  typename L::Bodies a, b;
-  l.GatherVelocities(bodies, g.index_a, &a);
-  l.GatherVelocities(bodies, g.index_b, &b);
-  const W ma = l.Load(g.inv_mass_a), ia = l.Load(g.inv_inertia_a);
-  const W mb = l.Load(g.inv_mass_b), ib = l.Load(g.inv_inertia_b);
-  const W nx = l.Load(g.normal_x), ny = l.Load(g.normal_y);
+void WarmStart(const ContactGroup& g, SolverBody* bodies) {
+  Bodies4 a, b;
+  GatherVelocities(bodies, g.index_a, &a);
+  GatherVelocities(bodies, g.index_b, &b);
+  const Float4 ma = Load4(g.inv_mass_a), ia = Load4(g.inv_inertia_a);
+  const Float4 mb = Load4(g.inv_mass_b), ib = Load4(g.inv_inertia_b);
+  const Float4 nx = Load4(g.normal_x), ny = Load4(g.normal_y);
   // t = RightPerp(n).
-  const W tx = ny, ty = -nx;
+  const Float4 tx = ny, ty = -nx;
   for (int32_t j = 0; j < 2; ++j) {
-    if (!l.Any(l.Has(g.has_point[j]))) continue;
+    if (!AnyLane(MaskFromLanes(g.has_point[j]))) continue;
     const ContactGroup::Points& cp = g.points[j];
-    const W ni = l.Load(cp.normal_impulse), ti = l.Load(cp.tangent_impulse);
+    const Float4 ni = Load4(cp.normal_impulse), ti = Load4(cp.tangent_impulse);
     // p = ni * n + ti * t.
-    const W px = ni * nx + ti * tx;
-    const W py = ni * ny + ti * ty;
-    ApplyImpulse(px, py, ma, ia, l.Load(cp.anchor_ax), l.Load(cp.anchor_ay), mb, ib,
-                 l.Load(cp.anchor_bx), l.Load(cp.anchor_by), &a, &b);
+    const Float4 px = ni * nx + ti * tx;
+    const Float4 py = ni * ny + ti * ty;
+    ApplyImpulse(px, py, ma, ia, Load4(cp.anchor_ax), Load4(cp.anchor_ay), mb, ib,
+                 Load4(cp.anchor_bx), Load4(cp.anchor_by), &a, &b);
   }
-  l.Scatter(bodies, g.index_a, g.moves_a, a);
-  l.Scatter(bodies, g.index_b, g.moves_b, b);
+  Scatter(bodies, g.index_a, g.moves_a, a);
+  Scatter(bodies, g.index_b, g.moves_b, b);
 }
 
-template <typename W>
-void Solve(ContactGroup* group, int32_t lane, SolverBody* bodies, const Softness& softness,
-           float inv_h, bool use_bias) {
-  using L = Lanes<W>;
-  using Mask = typename L::Mask;
-  const L l{lane};
+void Solve(ContactGroup* group, SolverBody* bodies, const Softness& softness, float inv_h,
+           bool use_bias) {
   ContactGroup& g = *group;
-  typename L::Bodies a, b;
-  l.Gather(bodies, g.index_a, &a);
-  l.Gather(bodies, g.index_b, &b);
-  const W ma = l.Load(g.inv_mass_a), ia = l.Load(g.inv_inertia_a);
-  const W mb = l.Load(g.inv_mass_b), ib = l.Load(g.inv_inertia_b);
-  const W nx = l.Load(g.normal_x), ny = l.Load(g.normal_y);
-  const W tx = ny, ty = -nx;
-  const W zero = l.Splat(0.0f), one = l.Splat(1.0f);
-  const W inv_h4 = l.Splat(inv_h);
-  const W bias_rate = l.Splat(softness.bias_rate);
-  const W soft_mass_scale = l.Splat(softness.mass_scale);
-  const W soft_impulse_scale = l.Splat(softness.impulse_scale);
-  const W min_bias = -l.Load(g.max_push);
-  const W push_depth = l.Splat(-kPushDepth);
+  Bodies4 a, b;
+  Gather(bodies, g.index_a, &a);
+  Gather(bodies, g.index_b, &b);
+  const Float4 ma = Load4(g.inv_mass_a), ia = Load4(g.inv_inertia_a);
+  const Float4 mb = Load4(g.inv_mass_b), ib = Load4(g.inv_inertia_b);
+  const Float4 nx = Load4(g.normal_x), ny = Load4(g.normal_y);
+  const Float4 tx = ny, ty = -nx;
+  const Float4 zero = Splat4(0.0f), one = Splat4(1.0f);
+  const Float4 inv_h4 = Splat4(inv_h);
+  const Float4 bias_rate = Splat4(softness.bias_rate);
+  const Float4 soft_mass_scale = Splat4(softness.mass_scale);
+  const Float4 soft_impulse_scale = Splat4(softness.impulse_scale);
+  const Float4 min_bias = -Load4(g.max_push);
+  const Float4 push_depth = Splat4(-kPushDepth);
   // Motion of the bodies since the step began.
-  const W dpx = b.dpx - a.dpx, dpy = b.dpy - a.dpy;
-  W moved_x[2], moved_y[2];  // relative anchor motion per point
+  const Float4 dpx = b.dpx - a.dpx, dpy = b.dpy - a.dpy;
+  Float4 moved_x[2], moved_y[2];  // relative anchor motion per point
   bool any_point[2];
 
   for (int32_t j = 0; j < 2; ++j) {
-    any_point[j] = l.Any(l.Has(g.has_point[j]));
+    any_point[j] = AnyLane(MaskFromLanes(g.has_point[j]));
     if (!any_point[j]) continue;
     ContactGroup::Points& cp = g.points[j];
-    const W rax = l.Load(cp.anchor_ax), ray = l.Load(cp.anchor_ay);
-    const W rbx = l.Load(cp.anchor_bx), rby = l.Load(cp.anchor_by);
+    const Float4 rax = Load4(cp.anchor_ax), ray = Load4(cp.anchor_ay);
+    const Float4 rbx = Load4(cp.anchor_bx), rby = Load4(cp.anchor_by);
     // Separation from how the anchors moved since the step began; the
     // velocity Jacobian keeps the step-start anchors, consistent with the
     // effective mass computed in PrepareContact.
     // d = dp + (RotateVector(qb, rb) - RotateVector(qa, ra)).
-    const W rot_bx = b.qc * rbx - b.qs * rby, rot_by = b.qs * rbx + b.qc * rby;
-    const W rot_ax = a.qc * rax - a.qs * ray, rot_ay = a.qs * rax + a.qc * ray;
-    const W dx = dpx + (rot_bx - rot_ax), dy = dpy + (rot_by - rot_ay);
+    const Float4 rot_bx = b.qc * rbx - b.qs * rby, rot_by = b.qs * rbx + b.qc * rby;
+    const Float4 rot_ax = a.qc * rax - a.qs * ray, rot_ay = a.qs * rax + a.qc * ray;
+    const Float4 dx = dpx + (rot_bx - rot_ax), dy = dpy + (rot_by - rot_ay);
     moved_x[j] = dx;
     moved_y[j] = dy;
-    const W s = (nx * dx + ny * dy) + l.Load(cp.base_separation);
+    const Float4 s = (nx * dx + ny * dy) + Load4(cp.base_separation);
 
     // Speculative (s > 0): allow closing the gap within this substep, no
     // more. Overlap, with bias: soft push-out, capped.
-    const Mask speculative = s > zero;
-    W bias, mass_scale, impulse_scale;
+    const Mask4 speculative = s > zero;
+    Float4 bias, mass_scale, impulse_scale;
     if (use_bias) {
       // A push-out contact's overlap beyond kPushDepth is PushContacts' to
       // remove: there the contact only stops the bodies approaching,
       // rigidly, so it carries any load without sinking further.
-      const Mask deep = l.Has(g.push_out) && s < push_depth;
-      const Mask rigid = speculative || deep;
-      const W push = l.Select(deep, zero, l.Max(bias_rate * s, min_bias));
-      bias = l.Select(speculative, s * inv_h4, push);
-      mass_scale = l.Select(rigid, one, soft_mass_scale);
-      impulse_scale = l.Select(rigid, zero, soft_impulse_scale);
+      const Mask4 deep = MaskFromLanes(g.push_out) && s < push_depth;
+      const Mask4 rigid = speculative || deep;
+      const Float4 push = Select(deep, zero, Max4(bias_rate * s, min_bias));
+      bias = Select(speculative, s * inv_h4, push);
+      mass_scale = Select(rigid, one, soft_mass_scale);
+      impulse_scale = Select(rigid, zero, soft_impulse_scale);
     } else {
       // s > 0 ? s / h : 0, exactly: with inv_h > 0 the product is positive
       // only when s is, and otherwise zero or negative.
-      bias = l.Max(s * inv_h4, zero);
+      bias = Max4(s * inv_h4, zero);
       mass_scale = one;
       impulse_scale = zero;
     }
-    const Velocity<W> vb = PointVelocity(b, rbx, rby);
-    const Velocity<W> va = PointVelocity(a, rax, ray);
-    const W vn = (vb.x - va.x) * nx + (vb.y - va.y) * ny;
-    const W ni = l.Load(cp.normal_impulse);
-    W impulse = -l.Load(cp.normal_mass) * mass_scale * (vn + bias) - impulse_scale * ni;
-    const W accumulated = l.Max(ni + impulse, zero);
+    const Velocity vb = PointVelocity(b, rbx, rby);
+    const Velocity va = PointVelocity(a, rax, ray);
+    const Float4 vn = (vb.x - va.x) * nx + (vb.y - va.y) * ny;
+    const Float4 ni = Load4(cp.normal_impulse);
+    Float4 impulse = -Load4(cp.normal_mass) * mass_scale * (vn + bias) - impulse_scale * ni;
+    const Float4 accumulated = Max4(ni + impulse, zero);
     impulse = accumulated - ni;
-    l.Store(cp.normal_impulse, accumulated);
-    l.Store(cp.max_normal_impulse, l.Max(l.Load(cp.max_normal_impulse), impulse));
+    Store4(cp.normal_impulse, accumulated);
+    Store4(cp.max_normal_impulse, Max4(Load4(cp.max_normal_impulse), impulse));
     ApplyImpulse(impulse * nx, impulse * ny, ma, ia, rax, ray, mb, ib, rbx, rby, &a, &b);
   }
 
-  const W friction = l.Load(g.friction);
+  const Float4 friction = Load4(g.friction);
   for (int32_t j = 0; j < 2; ++j) {
     if (!any_point[j]) continue;
     ContactGroup::Points& cp = g.points[j];
-    const W rax = l.Load(cp.anchor_ax), ray = l.Load(cp.anchor_ay);
-    const W rbx = l.Load(cp.anchor_bx), rby = l.Load(cp.anchor_by);
-    const Velocity<W> vb = PointVelocity(b, rbx, rby);
-    const Velocity<W> va = PointVelocity(a, rax, ray);
-    W vt = (vb.x - va.x) * tx + (vb.y - va.y) * ty;
+    const Float4 rax = Load4(cp.anchor_ax), ray = Load4(cp.anchor_ay);
+    const Float4 rbx = Load4(cp.anchor_bx), rby = Load4(cp.anchor_by);
+    const Velocity vb = PointVelocity(b, rbx, rby);
+    const Velocity va = PointVelocity(a, rax, ray);
+    Float4 vt = (vb.x - va.x) * tx + (vb.y - va.y) * ty;
     if (use_bias) {
       // Anchor drift along the surface since the step began (the normal
       // loop's anchor motion: the rotations have not changed).
-      const W wx = moved_x[j] - (rbx - rax), wy = moved_y[j] - (rby - ray);
+      const Float4 wx = moved_x[j] - (rbx - rax), wy = moved_y[j] - (rby - ray);
       vt = vt + bias_rate * (tx * wx + ty * wy);
     }
-    const W ti = l.Load(cp.tangent_impulse);
-    const W limit = friction * l.Load(cp.normal_impulse);
-    W impulse = -l.Load(cp.tangent_mass) * vt;
+    const Float4 ti = Load4(cp.tangent_impulse);
+    const Float4 limit = friction * Load4(cp.normal_impulse);
+    Float4 impulse = -Load4(cp.tangent_mass) * vt;
     // Clamp(ti + impulse, -limit, limit) of atoll/math.h (the inner
     // choice is Min(limit, x) exactly).
-    const W unclamped = ti + impulse;
-    const W accumulated = l.Select(unclamped < -limit, -limit, l.Min(limit, unclamped));
+    const Float4 unclamped = ti + impulse;
+    const Float4 accumulated = Select(unclamped < -limit, -limit, Min4(limit, unclamped));
     impulse = accumulated - ti;
-    l.Store(cp.tangent_impulse, accumulated);
+    Store4(cp.tangent_impulse, accumulated);
     ApplyImpulse(impulse * tx, impulse * ty, ma, ia, rax, ray, mb, ib, rbx, rby, &a, &b);
   }
-  l.Scatter(bodies, g.index_a, g.moves_a, a);
-  l.Scatter(bodies, g.index_b, g.moves_b, b);
+  Scatter(bodies, g.index_a, g.moves_a, a);
+  Scatter(bodies, g.index_b, g.moves_b, b);
 }
 
-template <typename W>
-void Restitution(ContactGroup* group, int32_t lane, SolverBody* bodies, float threshold) {
-  using L = Lanes<W>;
-  using Mask = typename L::Mask;
-  const L l{lane};
+void Restitution(ContactGroup* group, SolverBody* bodies, float threshold) {
   ContactGroup& g = *group;
-  const W zero = l.Splat(0.0f);
-  const W restitution = l.Load(g.restitution);
-  const Mask bouncy = !(restitution == zero);
-  if (!l.Any(bouncy)) return;
-  typename L::Bodies a, b;
-  l.GatherVelocities(bodies, g.index_a, &a);
-  l.GatherVelocities(bodies, g.index_b, &b);
-  const W ma = l.Load(g.inv_mass_a), ia = l.Load(g.inv_inertia_a);
-  const W mb = l.Load(g.inv_mass_b), ib = l.Load(g.inv_inertia_b);
-  const W nx = l.Load(g.normal_x), ny = l.Load(g.normal_y);
-  const W min_approach = -l.Splat(threshold);
+  const Float4 zero = Splat4(0.0f);
+  const Float4 restitution = Load4(g.restitution);
+  const Mask4 bouncy = !(restitution == zero);
+  if (!AnyLane(bouncy)) return;
+  Bodies4 a, b;
+  GatherVelocities(bodies, g.index_a, &a);
+  GatherVelocities(bodies, g.index_b, &b);
+  const Float4 ma = Load4(g.inv_mass_a), ia = Load4(g.inv_inertia_a);
+  const Float4 mb = Load4(g.inv_mass_b), ib = Load4(g.inv_inertia_b);
+  const Float4 nx = Load4(g.normal_x), ny = Load4(g.normal_y);
+  const Float4 min_approach = -Splat4(threshold);
   for (int32_t j = 0; j < 2; ++j) {
     ContactGroup::Points& cp = g.points[j];
-    const W relative_velocity = l.Load(cp.relative_velocity);
-    const W max_ni = l.Load(cp.max_normal_impulse);
+    const Float4 relative_velocity = Load4(cp.relative_velocity);
+    const Float4 max_ni = Load4(cp.max_normal_impulse);
     // Only where the bodies approached fast enough and the contact actually
     // pushed during the step.
-    const Mask active = bouncy && l.Has(g.has_point[j]) &&
+    const Mask4 active = bouncy && MaskFromLanes(g.has_point[j]) &&
                         !(relative_velocity > min_approach || max_ni == zero);
-    if (!l.Any(active)) continue;
-    const W rax = l.Load(cp.anchor_ax), ray = l.Load(cp.anchor_ay);
-    const W rbx = l.Load(cp.anchor_bx), rby = l.Load(cp.anchor_by);
-    const Velocity<W> vb = PointVelocity(b, rbx, rby);
-    const Velocity<W> va = PointVelocity(a, rax, ray);
-    const W vn = (vb.x - va.x) * nx + (vb.y - va.y) * ny;
-    const W ni = l.Load(cp.normal_impulse);
-    W impulse = -l.Load(cp.normal_mass) * (vn + restitution * relative_velocity);
-    const W accumulated = l.Max(ni + impulse, zero);
+    if (!AnyLane(active)) continue;
+    const Float4 rax = Load4(cp.anchor_ax), ray = Load4(cp.anchor_ay);
+    const Float4 rbx = Load4(cp.anchor_bx), rby = Load4(cp.anchor_by);
+    const Velocity vb = PointVelocity(b, rbx, rby);
+    const Velocity va = PointVelocity(a, rax, ray);
+    const Float4 vn = (vb.x - va.x) * nx + (vb.y - va.y) * ny;
+    const Float4 ni = Load4(cp.normal_impulse);
+    Float4 impulse = -Load4(cp.normal_mass) * (vn + restitution * relative_velocity);
+    const Float4 accumulated = Max4(ni + impulse, zero);
     impulse = accumulated - ni;
-    l.Store(cp.normal_impulse, l.Select(active, accumulated, ni));
-    l.Store(cp.max_normal_impulse, l.Select(active, l.Max(max_ni, impulse), max_ni));
-    ApplyImpulse(l, active, impulse * nx, impulse * ny, ma, ia, rax, ray, mb, ib, rbx, rby, &a,
+    Store4(cp.normal_impulse, Select(active, accumulated, ni));
+    Store4(cp.max_normal_impulse, Select(active, Max4(max_ni, impulse), max_ni));
+    ApplyImpulse(active, impulse * nx, impulse * ny, ma, ia, rax, ray, mb, ib, rbx, rby, &a,
                  &b);
   }
-  l.Scatter(bodies, g.index_a, g.moves_a, a);
-  l.Scatter(bodies, g.index_b, g.moves_b, b);
+  Scatter(bodies, g.index_a, g.moves_a, a);
+  Scatter(bodies, g.index_b, g.moves_b, b);
 }
 
 }  // namespace
@@ -470,27 +368,18 @@ bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,
   return push;
 }
 
-void WarmStartContacts(const ContactGroup& g, SolverBody* bodies, bool sequential) {
-  if (!sequential) return WarmStart<Float4>(g, 0, bodies);
-  for (int32_t lane = 0; lane < 4; ++lane) {
-    if (g.contact[lane] >= 0) WarmStart<float>(g, lane, bodies);
-  }
-}
+void WarmStartContacts(const ContactGroup& g, SolverBody* bodies) { WarmStart(g, bodies); }
 
 void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness, float inv_h,
-                   bool use_bias, bool sequential) {
-  if (!sequential) return Solve<Float4>(group, 0, bodies, softness, inv_h, use_bias);
-  for (int32_t lane = 0; lane < 4; ++lane) {
-    if (group->contact[lane] >= 0) Solve<float>(group, lane, bodies, softness, inv_h, use_bias);
-  }
+                   bool use_bias) {
+  Solve(group, bodies, softness, inv_h, use_bias);
 }
 
 void PushContacts(const ContactGroup& g, const SolverBody* bodies, Vec2* push, float inv_h,
-                  float max_push, bool fixed_only) {
+                  float max_push, bool fixed_only, int32_t lane_begin, int32_t lane_end) {
   // Lane by lane, each reading the push velocities the lanes before it
-  // left: a colour's lanes share no body they move, an overflow group's
-  // may and are solved in order.
-  for (int32_t lane = 0; lane < 4; ++lane) {
+  // left.
+  for (int32_t lane = lane_begin; lane < lane_end; ++lane) {
     const float ma = g.inv_mass_a[lane], mb = g.inv_mass_b[lane];
     const float k = ma + mb;
     if (g.contact[lane] < 0 || k == 0.0f) continue;
@@ -524,11 +413,8 @@ void PushContacts(const ContactGroup& g, const SolverBody* bodies, Vec2* push, f
   }
 }
 
-void ApplyRestitution(ContactGroup* group, SolverBody* bodies, float threshold, bool sequential) {
-  if (!sequential) return Restitution<Float4>(group, 0, bodies, threshold);
-  for (int32_t lane = 0; lane < 4; ++lane) {
-    if (group->contact[lane] >= 0) Restitution<float>(group, lane, bodies, threshold);
-  }
+void ApplyRestitution(ContactGroup* group, SolverBody* bodies, float threshold) {
+  Restitution(group, bodies, threshold);
 }
 
 void StoreImpulses(const ContactGroup& g, WorldState* w) {

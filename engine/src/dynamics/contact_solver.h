@@ -97,11 +97,10 @@ inline constexpr float kPushRate = 0.2f;
 /// Four contact constraints side by side, one per lane, as structures of
 /// arrays: the solver works on a whole group at once (core/float4.h), lane
 /// by lane exactly as it would on one constraint. The constraints of a
-/// colour's group share no body the solver moves, so solving them together
-/// equals solving them one after another. The overflow's groups (whose
-/// constraints may share bodies) are solved `sequential`ly: lane after
-/// lane, each by the same operations on that lane alone. Unused lanes
-/// (contact -1) and missing second points are masked out.
+/// group share no body the solver moves (a colour's by colouring, the
+/// overflow's by PackOverflow in solver.cc), so solving them together
+/// equals solving them one after another. Unused lanes (contact -1) and
+/// missing second points are masked out.
 struct ContactGroup {
   /// Solver body slots; a body outside the solve (static) has the static
   /// slot, which holds kStaticSolverBody.
@@ -187,17 +186,16 @@ void PrefetchContact(const WorldState& world, int32_t contact);
 
 // The passes below read and write only the group and the solver slots of
 // the bodies its constraints move (ConstraintMoves), so the groups of one
-// colour may run concurrently. With `sequential` (the overflow's groups)
-// the lanes are solved one after another, in lane order.
+// colour may run concurrently; the overflow's groups run one after another.
 
 /// Applies the accumulated impulses (warm start).
-void WarmStartContacts(const ContactGroup& group, SolverBody* bodies, bool sequential);
+void WarmStartContacts(const ContactGroup& group, SolverBody* bodies);
 
 /// One Gauss-Seidel iteration of the group's constraints. `softness` for
 /// penetration recovery; with use_bias false (relax) overlap is not pushed
 /// out, only velocity solved.
 void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness,
-                   float inv_h, bool use_bias, bool sequential);
+                   float inv_h, bool use_bias);
 
 /// One Gauss-Seidel iteration of the push-out (see the overview): reads
 /// the bodies' motion since the step began, and adds to `push` (per solver
@@ -205,13 +203,13 @@ void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& soft
 /// remove kPushRate of each push-out contact's overlap beyond kPushDepth,
 /// at most `max_push` per contact, and keep the other contacts from being
 /// pushed deeper. With `fixed_only`, only the contacts with a body that
-/// cannot move (static, kinematic). Writes only the slots of bodies it
-/// moves.
+/// cannot move (static, kinematic). Lanes [lane_begin, lane_end) of the
+/// group, in order. Writes only the slots of bodies it moves.
 void PushContacts(const ContactGroup& group, const SolverBody* bodies, Vec2* push, float inv_h,
-                  float max_push, bool fixed_only);
+                  float max_push, bool fixed_only, int32_t lane_begin, int32_t lane_end);
 
 /// The restitution pass, after the substeps.
-void ApplyRestitution(ContactGroup* group, SolverBody* bodies, float threshold, bool sequential);
+void ApplyRestitution(ContactGroup* group, SolverBody* bodies, float threshold);
 
 /// Writes the group's impulses back into its contacts' manifolds, for next
 /// step's warm start.

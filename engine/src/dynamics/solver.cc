@@ -266,10 +266,73 @@ void ReportHits(WorldState* w, const SolverScratch& s) {
   }
 }
 
+// Packs the overflow's constraints (positions [begin, end) of
+// contact_colours.order()) into groups from `first_group` on, and returns
+// how many groups it made. The overflow is solved one group after another
+// on one thread; if each group's lanes share no body they move, a group is
+// still solved four at a time by the wide kernels. So the overflow is
+// coloured again, greedily in order with as many colours as it takes (a
+// pile of n bodies created at one point needs about n), and each of these
+// colours is laid out four to a group: a Gauss-Seidel sweep in another
+// fixed order, at a quarter of the work.
+int32_t PackOverflow(SolverScratch* s, int32_t begin, int32_t end, int32_t first_group) {
+  const int32_t* order = s->contact_colours.order().data();
+  const size_t bodies = s->params.size();
+  std::vector<uint64_t>& bits = s->overflow_bits;  // per body slot, `words` words
+  size_t words = 1;
+  bits.assign(bodies * words, 0);
+  std::vector<int32_t>& colour = s->overflow_colour;
+  colour.resize(static_cast<size_t>(end - begin));
+  std::vector<int32_t>& sizes = s->overflow_sizes;
+  sizes.assign(64, 0);
+  auto row = [&](int32_t slot) { return bits.data() + static_cast<size_t>(slot) * words; };
+  for (int32_t p = begin; p < end; ++p) {
+    const int32_t k = order[p];
+    const int32_t slots[2] = {s->contact_layout_key[2 * k], s->contact_layout_key[2 * k + 1]};
+    // The lowest colour neither body has, a word at a time.
+    size_t c = 0;
+    for (size_t word = 0;; ++word) {
+      if (word == words) {
+        // Out of colours: twice the words per body.
+        std::vector<uint64_t> wider(bodies * 2 * words, 0);
+        for (size_t b = 0; b < bodies; ++b) {
+          std::copy(bits.begin() + b * words, bits.begin() + (b + 1) * words,
+                    wider.begin() + b * 2 * words);
+        }
+        bits.swap(wider);
+        words *= 2;
+        sizes.resize(64 * words, 0);
+      }
+      uint64_t used = 0;
+      for (int32_t slot : slots) {
+        if (slot >= 0) used |= row(slot)[word];
+      }
+      if (used == ~uint64_t{0}) continue;
+      const int bit = __builtin_ctzll(~used);
+      c = 64 * word + static_cast<size_t>(bit);
+      for (int32_t slot : slots) {
+        if (slot >= 0) row(slot)[word] |= uint64_t{1} << bit;
+      }
+      break;
+    }
+    colour[static_cast<size_t>(p - begin)] = static_cast<int32_t>(c);
+    ++sizes[c];
+  }
+  // Each colour's groups, colour after colour: turn sizes into first slots.
+  int32_t slot = first_group * 4;
+  for (int32_t& size : sizes) {
+    const int32_t first = slot;
+    slot += (size + 3) / 4 * 4;
+    size = first;
+  }
+  for (int32_t p = begin; p < end; ++p) {
+    s->contact_slot_of_position[p] = sizes[static_cast<size_t>(colour[static_cast<size_t>(p - begin)])]++;
+  }
+  return slot / 4 - first_group;
+}
+
 // Lays the contact constraints out in groups of four, colour by colour
-// (contact_colours.order()), the overflow's last: its constraints share
-// bodies, so its groups are solved lane after lane (`sequential`), in the
-// order of a serial solve.
+// (contact_colours.order()); the overflow's last, packed by PackOverflow.
 void LayOutContactGroups(SolverScratch* s) {
   const ConstraintColours& colours = s->contact_colours;
   const int32_t count = static_cast<int32_t>(colours.order().size());
@@ -279,6 +342,10 @@ void LayOutContactGroups(SolverScratch* s) {
     s->contact_group_starts[c] = groups;
     const int32_t begin = colours.starts()[c];
     const int32_t size = colours.ColourSize(c);
+    if (c == ConstraintColours::kColourCount) {
+      groups += PackOverflow(s, begin, begin + size, groups);
+      break;
+    }
     for (int32_t k = 0; k < size; ++k) s->contact_slot_of_position[begin + k] = groups * 4 + k;
     groups += (size + 3) / 4;
   }
@@ -386,25 +453,37 @@ bool UpdateContactLayoutKey(SolverScratch* s) {
 void ListPushGroups(SolverScratch* s) {
   const std::vector<uint8_t>& pushed = s->push_bodies;
   const int32_t* order = s->contact_colours.order().data();
+  auto touches_pushed = [&](int32_t k) {
+    const int32_t a = s->touching_slots[2 * order[k]];
+    const int32_t b = s->touching_slots[2 * order[k] + 1];
+    return (a >= 0 && pushed[a] != 0) || (b >= 0 && pushed[b] != 0);
+  };
   s->push_groups.clear();
-  for (int32_t colour = 0; colour <= ConstraintColours::kColourCount; ++colour) {
+  for (int32_t colour = 0; colour < ConstraintColours::kColourCount; ++colour) {
     s->push_group_starts[colour] = static_cast<int32_t>(s->push_groups.size());
     for (int32_t g = s->contact_group_starts[colour]; g < s->contact_group_starts[colour + 1];
          ++g) {
       for (int32_t lane = 0; lane < 4; ++lane) {
         const int32_t k = s->contact_position_of_slot[g * 4 + lane];
-        if (k < 0) continue;
-        const int32_t a = s->touching_slots[2 * order[k]];
-        const int32_t b = s->touching_slots[2 * order[k] + 1];
-        if ((a >= 0 && pushed[a] != 0) || (b >= 0 && pushed[b] != 0)) {
+        if (k >= 0 && touches_pushed(k)) {
           s->push_groups.push_back(g);
           break;
         }
       }
     }
   }
-  s->push_group_starts[ConstraintColours::kColourCount + 1] =
-      static_cast<int32_t>(s->push_groups.size());
+  // The overflow's constraints one by one, in the order the colouring left
+  // them (contact index order), not in PackOverflow's: a pile created at
+  // one point spreads into a wider, lower heap when its push-out sweeps
+  // its contacts in that order (the fifty-box heap: 5.1 m high against
+  // 5.8 m in the packed order).
+  constexpr int32_t kOverflow = ConstraintColours::kColourCount;
+  s->push_group_starts[kOverflow] = static_cast<int32_t>(s->push_groups.size());
+  for (int32_t k = s->contact_colours.starts()[kOverflow];
+       k < s->contact_colours.starts()[kOverflow + 1]; ++k) {
+    if (touches_pushed(k)) s->push_groups.push_back(~s->contact_slot_of_position[k]);
+  }
+  s->push_group_starts[kOverflow + 1] = static_cast<int32_t>(s->push_groups.size());
 }
 
 // What each stage of the solve does (StageRunner::Stage::tag).
@@ -552,7 +631,6 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   const int32_t* position_of_slot = s->contact_position_of_slot.data();
   const float max_speed = w->def.maximum_linear_speed;
   const float restitution_threshold = w->def.restitution_threshold;
-  const int32_t overflow_groups = group_starts[ConstraintColours::kColourCount];
   ContactPrepareInput prepare;
   prepare.params = s->params.data();
   prepare.bodies = bodies;
@@ -616,7 +694,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
       }
       case kWarmStartContacts:
         for (int32_t g = begin; g < end; ++g) {
-          WarmStartContacts(groups[g], bodies, g >= overflow_groups);
+          WarmStartContacts(groups[g], bodies);
         }
         break;
       case kSolveJoints:
@@ -638,7 +716,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
       case kRelaxContacts: {
         const bool use_bias = stage.tag == kSolveContacts;
         for (int32_t g = begin; g < end; ++g) {
-          SolveContacts(&groups[g], bodies, softness, inv_h, use_bias, g >= overflow_groups);
+          SolveContacts(&groups[g], bodies, softness, inv_h, use_bias);
         }
         break;
       }
@@ -648,8 +726,17 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
       case kPushContacts:
       case kPushFixedContacts:
         for (int32_t k = begin; k < end; ++k) {
-          PushContacts(groups[s->push_groups[k]], bodies, s->push_velocities.data(), inv_h, push,
-                       /*fixed_only=*/stage.tag == kPushFixedContacts);
+          // A group, or (the overflow) ~(one lane's slot).
+          const int32_t item = s->push_groups[k];
+          if (item < 0 && k + 8 < end) {
+            const char* next = reinterpret_cast<const char*>(&groups[~s->push_groups[k + 8] / 4]);
+            for (size_t line = 0; line < sizeof(ContactGroup); line += 64) __builtin_prefetch(next + line);
+          }
+          const int32_t group = item >= 0 ? item : ~item / 4;
+          const int32_t lane = item >= 0 ? 0 : ~item % 4;
+          PushContacts(groups[group], bodies, s->push_velocities.data(), inv_h, push,
+                       /*fixed_only=*/stage.tag == kPushFixedContacts, lane,
+                       item >= 0 ? 4 : lane + 1);
         }
         break;
       case kApplyPushes:
@@ -657,7 +744,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         break;
       case kRestitution:
         for (int32_t g = begin; g < end; ++g) {
-          ApplyRestitution(&groups[g], bodies, restitution_threshold, g >= overflow_groups);
+          ApplyRestitution(&groups[g], bodies, restitution_threshold);
         }
         break;
       case kStoreImpulses:

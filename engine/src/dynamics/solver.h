@@ -35,6 +35,11 @@ struct SolverScratch {
   /// group lane, the position it holds (-1: unused lane).
   std::vector<int32_t> contact_slot_of_position;
   std::vector<int32_t> contact_position_of_slot;
+  /// PackOverflow's colouring of the contact overflow: per body slot its
+  /// colours' bits, per overflow constraint its colour, per colour its size.
+  std::vector<uint64_t> overflow_bits;
+  std::vector<int32_t> overflow_colour;
+  std::vector<int32_t> overflow_sizes;
   /// Per island: a body moved faster than its sleep threshold within the
   /// last time_to_sleep (see UpdateSleep). Filled by the finalize pass.
   std::vector<uint8_t> restless_islands;
@@ -72,7 +77,8 @@ struct SolverScratch {
   /// Per solver slot, whether the body has a push-out contact; in a step
   /// with push-out, the contact groups with a contact of such a body,
   /// colour by colour (colour c's are [push_group_starts[c],
-  /// push_group_starts[c + 1]) of push_groups).
+  /// push_group_starts[c + 1]) of push_groups); the overflow's as ~slot,
+  /// one lane each, in the colouring's order (ListPushGroups).
   std::vector<uint8_t> push_bodies;
   std::vector<int32_t> push_groups;
   ConstraintColours::Starts push_group_starts{};
