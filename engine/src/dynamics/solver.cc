@@ -444,12 +444,15 @@ bool UpdateContactLayoutKey(SolverScratch* s) {
   return same;
 }
 
-// Lists, colour by colour, the contact groups the push-out passes visit
-// (push_groups, push_group_starts): those with a contact of a body that has
-// a push-out contact. Only those bodies are pushed; their other contacts
-// keep them from being pushed into their neighbours. A few push-out
-// contacts in a large world (a body respawned inside another) then cost a
-// few groups' work, not sweeps over every contact.
+// Lists, colour by colour, what the push-out passes visit: in push_groups
+// the contact groups with a contact of a body that has a push-out contact
+// (only those bodies are pushed; their other contacts keep them from being
+// pushed into their neighbours), in push_fixed the groups with a contact
+// between a body the first sweep can push (one of those or a body touching
+// one) and a body that cannot move (the second sweep's). A few
+// push-out contacts in a large world (a body respawned inside another)
+// then cost a few groups' work, not sweeps over every contact; a pile
+// created in the air, a sweep with nothing against the ground.
 void ListPushGroups(SolverScratch* s) {
   const std::vector<uint8_t>& pushed = s->push_bodies;
   const int32_t* order = s->contact_colours.order().data();
@@ -458,18 +461,40 @@ void ListPushGroups(SolverScratch* s) {
     const int32_t b = s->touching_slots[2 * order[k] + 1];
     return (a >= 0 && pushed[a] != 0) || (b >= 0 && pushed[b] != 0);
   };
+  // The bodies the first sweep can give a push: the pushed ones and those
+  // touching them.
+  std::vector<uint8_t>& reached = s->push_reached;
+  reached.assign(pushed.begin(), pushed.end());
+  const size_t touching = s->touching_contacts.size();
+  for (size_t t = 0; t < touching; ++t) {
+    const int32_t a = s->touching_slots[2 * t], b = s->touching_slots[2 * t + 1];
+    if (a >= 0 && b >= 0 && (pushed[a] != 0 || pushed[b] != 0)) reached[a] = reached[b] = 1;
+  }
+  // A contact of such a body with one outside the solve or without inverse
+  // mass (kinematic).
+  auto fixed = [&](int32_t k) {
+    const int32_t a = s->touching_slots[2 * order[k]];
+    const int32_t b = s->touching_slots[2 * order[k] + 1];
+    const bool a_fixed = a < 0 || s->params[a].inv_mass == 0.0f;
+    const bool b_fixed = b < 0 || s->params[b].inv_mass == 0.0f;
+    return (a_fixed && !b_fixed && reached[b] != 0) || (b_fixed && !a_fixed && reached[a] != 0);
+  };
   s->push_groups.clear();
+  s->push_fixed.clear();
   for (int32_t colour = 0; colour < ConstraintColours::kColourCount; ++colour) {
     s->push_group_starts[colour] = static_cast<int32_t>(s->push_groups.size());
+    s->push_fixed_starts[colour] = static_cast<int32_t>(s->push_fixed.size());
     for (int32_t g = s->contact_group_starts[colour]; g < s->contact_group_starts[colour + 1];
          ++g) {
+      bool any = false, any_fixed = false;
       for (int32_t lane = 0; lane < 4; ++lane) {
         const int32_t k = s->contact_position_of_slot[g * 4 + lane];
-        if (k >= 0 && touches_pushed(k)) {
-          s->push_groups.push_back(g);
-          break;
-        }
+        if (k < 0) continue;
+        any = any || touches_pushed(k);
+        any_fixed = any_fixed || fixed(k);
       }
+      if (any) s->push_groups.push_back(g);
+      if (any_fixed) s->push_fixed.push_back(g);
     }
   }
   // The overflow's constraints one by one, in the order the colouring left
@@ -479,11 +504,14 @@ void ListPushGroups(SolverScratch* s) {
   // 5.8 m in the packed order).
   constexpr int32_t kOverflow = ConstraintColours::kColourCount;
   s->push_group_starts[kOverflow] = static_cast<int32_t>(s->push_groups.size());
+  s->push_fixed_starts[kOverflow] = static_cast<int32_t>(s->push_fixed.size());
   for (int32_t k = s->contact_colours.starts()[kOverflow];
        k < s->contact_colours.starts()[kOverflow + 1]; ++k) {
     if (touches_pushed(k)) s->push_groups.push_back(~s->contact_slot_of_position[k]);
+    if (fixed(k)) s->push_fixed.push_back(~s->contact_slot_of_position[k]);
   }
   s->push_group_starts[kOverflow + 1] = static_cast<int32_t>(s->push_groups.size());
+  s->push_fixed_starts[kOverflow + 1] = static_cast<int32_t>(s->push_fixed.size());
 }
 
 // What each stage of the solve does (StageRunner::Stage::tag).
@@ -610,7 +638,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
     if (push_out) {
       ConstraintColours::AddStages(s->push_group_starts, &run, kPushContacts, kGroupGrain,
                                    threads);
-      ConstraintColours::AddStages(s->push_group_starts, &run, kPushFixedContacts, kGroupGrain,
+      ConstraintColours::AddStages(s->push_fixed_starts, &run, kPushFixedContacts, kGroupGrain,
                                    threads);
       run.Add(kApplyPushes, 0, body_count, kBodyGrain, threads);
     }
@@ -724,21 +752,19 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         IntegratePositions(s, h, begin, end);
         break;
       case kPushContacts:
-      case kPushFixedContacts:
+      case kPushFixedContacts: {
+        const bool fixed_only = stage.tag == kPushFixedContacts;
+        const std::vector<int32_t>& items = fixed_only ? s->push_fixed : s->push_groups;
         for (int32_t k = begin; k < end; ++k) {
           // A group, or (the overflow) ~(one lane's slot).
-          const int32_t item = s->push_groups[k];
-          if (item < 0 && k + 8 < end) {
-            const char* next = reinterpret_cast<const char*>(&groups[~s->push_groups[k + 8] / 4]);
-            for (size_t line = 0; line < sizeof(ContactGroup); line += 64) __builtin_prefetch(next + line);
-          }
+          const int32_t item = items[k];
           const int32_t group = item >= 0 ? item : ~item / 4;
           const int32_t lane = item >= 0 ? 0 : ~item % 4;
-          PushContacts(groups[group], bodies, s->push_velocities.data(), inv_h, push,
-                       /*fixed_only=*/stage.tag == kPushFixedContacts, lane,
-                       item >= 0 ? 4 : lane + 1);
+          PushContacts(groups[group], bodies, s->push_velocities.data(), inv_h, push, fixed_only,
+                       lane, item >= 0 ? 4 : lane + 1);
         }
         break;
+      }
       case kApplyPushes:
         ApplyPushes(s, h, push, begin, end);
         break;

@@ -82,6 +82,12 @@ struct SolverScratch {
   std::vector<uint8_t> push_bodies;
   std::vector<int32_t> push_groups;
   ConstraintColours::Starts push_group_starts{};
+  /// Likewise the items with a contact between a body the first sweep can
+  /// push and one that cannot move (the push's second sweep), and per
+  /// solver slot whether the first sweep can push the body.
+  std::vector<int32_t> push_fixed;
+  ConstraintColours::Starts push_fixed_starts{};
+  std::vector<uint8_t> push_reached;
   /// This step's colouring of `joints` and of `touching_contacts` (by
   /// position in those arrays).
   ConstraintColours joint_colours;
