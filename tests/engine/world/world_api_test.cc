@@ -67,6 +67,24 @@ TEST(WorldApiTest, BadDefsAreRejectedAndNothingChanges) {
   EXPECT_EQ(world->GetBody(box)->mass, 1.0f);  // 1 m^2 at density 1
 }
 
+// An open chain whose end lies near the world bound has its ghost vertex
+// (the end mirrored past the last point) beyond it: refused with the edge
+// named, and no edge of it added.
+TEST(WorldApiTest, ChainWithAGhostBeyondTheWorldBoundIsRefusedWhole) {
+  auto world = MakeWorld();
+  auto ground = world->CreateBody(BodyDef());
+  ASSERT_TRUE(ground.ok());
+  const WorldCounters before = world->GetCounters();
+  // The first edge runs down the bound; its open end's ghost lies a metre
+  // outside.
+  const Vec2 points[] = {{kWorldBound, 5.0f}, {kWorldBound, 0.0f}, {0.0f, 0.0f}};
+  auto ids = world->CreateChain(*ground, ShapeDef(), points, /*loop=*/false);
+  ASSERT_FALSE(ids.ok());
+  EXPECT_EQ(ids.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(ids.status().message().find("chain edge 0"), std::string::npos) << ids.status();
+  EXPECT_EQ(world->GetCounters().shapes, before.shapes);
+}
+
 TEST(WorldApiTest, StaleAndForeignIdsAreRejected) {
   auto world = MakeWorld();
   const BodyId box = AddDynamicBox(world.get(), {0.0f, 1.0f}, 0.5f);
