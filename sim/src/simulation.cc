@@ -5,7 +5,13 @@
 #include <set>
 #include <utility>
 
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/message.h>
+
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "atoll/broad_phase_type.h"
 #include "atoll/hull.h"
 #include "atoll/snapshot.h"
@@ -43,19 +49,40 @@ absl::Status CheckFloat(float x, const std::string& field) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<ShapeGeometry> ToGeometry(const v1::ShapeSpec& shape,
-                                         const std::string& field) {
+// A chain's edges as chain segments (MakeChainSegments), each also checked
+// as a shape: an open end's ghost vertex lies a meter behind its edge, which
+// a point near the world bound can push beyond it.
+absl::StatusOr<std::vector<ShapeGeometry>> ToChain(const v1::ChainGeometry& chain,
+                                                   const std::string& field) {
+  std::vector<Vec2> points;
+  points.reserve(chain.points_size());
+  for (const v1::Vec2& p : chain.points()) points.push_back(ToVec2(p));
+  absl::StatusOr<std::vector<ChainSegment>> segments = MakeChainSegments(points, chain.loop());
+  if (!segments.ok()) return WithField(segments.status(), field + ".points");
+  std::vector<ShapeGeometry> out;
+  out.reserve(segments->size());
+  for (const ChainSegment& segment : *segments) {
+    const ShapeGeometry geometry(segment);
+    if (absl::Status s = ValidateShape(geometry); !s.ok()) return WithField(s, field + ".points");
+    out.push_back(geometry);
+  }
+  return out;
+}
+
+// The engine geometries of one ShapeSpec: one, or one per edge of a chain.
+absl::StatusOr<std::vector<ShapeGeometry>> ToGeometries(const v1::ShapeSpec& shape,
+                                                        const std::string& field) {
   switch (shape.geometry_case()) {
     case v1::ShapeSpec::kCircle: {
       Circle c{ToVec2(shape.circle().center()), shape.circle().radius()};
       if (absl::Status s = ValidateCircle(c); !s.ok()) return WithField(s, field + ".circle");
-      return ShapeGeometry(c);
+      return std::vector<ShapeGeometry>{ShapeGeometry(c)};
     }
     case v1::ShapeSpec::kCapsule: {
       Capsule c{ToVec2(shape.capsule().center1()), ToVec2(shape.capsule().center2()),
                 shape.capsule().radius()};
       if (absl::Status s = ValidateCapsule(c); !s.ok()) return WithField(s, field + ".capsule");
-      return ShapeGeometry(c);
+      return std::vector<ShapeGeometry>{ShapeGeometry(c)};
     }
     case v1::ShapeSpec::kPolygon: {
       std::vector<Vec2> points;
@@ -64,24 +91,26 @@ absl::StatusOr<ShapeGeometry> ToGeometry(const v1::ShapeSpec& shape,
       if (!hull.ok()) return WithField(hull.status(), field + ".polygon.points");
       absl::StatusOr<Polygon> polygon = MakePolygon(*hull, shape.polygon().radius());
       if (!polygon.ok()) return WithField(polygon.status(), field + ".polygon");
-      return ShapeGeometry(*polygon);
+      return std::vector<ShapeGeometry>{ShapeGeometry(*polygon)};
     }
     case v1::ShapeSpec::kBox: {
       const v1::BoxGeometry& b = shape.box();
       absl::StatusOr<Polygon> polygon =
           MakeOffsetBox(b.half_width(), b.half_height(), ToVec2(b.center()), b.angle());
       if (!polygon.ok()) return WithField(polygon.status(), field + ".box");
-      return ShapeGeometry(*polygon);
+      return std::vector<ShapeGeometry>{ShapeGeometry(*polygon)};
     }
     case v1::ShapeSpec::kSegment: {
       Segment s{ToVec2(shape.segment().point1()), ToVec2(shape.segment().point2())};
       if (absl::Status st = ValidateSegment(s); !st.ok()) return WithField(st, field + ".segment");
-      return ShapeGeometry(s);
+      return std::vector<ShapeGeometry>{ShapeGeometry(s)};
     }
+    case v1::ShapeSpec::kChain:
+      return ToChain(shape.chain(), field + ".chain");
     case v1::ShapeSpec::GEOMETRY_NOT_SET:
       break;
   }
-  return Invalid(field, "no geometry (set circle, capsule, polygon, box or segment)");
+  return Invalid(field, "no geometry (set circle, capsule, polygon, box, segment or chain)");
 }
 
 absl::StatusOr<SceneBody> ToSceneBody(const v1::BodySpec& body, const std::string& field,
@@ -108,10 +137,9 @@ absl::StatusOr<SceneBody> ToSceneBody(const v1::BodySpec& body, const std::strin
   for (int j = 0; j < body.shapes_size(); ++j) {
     const v1::ShapeSpec& shape = body.shapes(j);
     const std::string shape_field = absl::StrCat(field, ".shapes[", j, "]");
-    absl::StatusOr<ShapeGeometry> geometry = ToGeometry(shape, shape_field);
-    if (!geometry.ok()) return geometry.status();
+    absl::StatusOr<std::vector<ShapeGeometry>> geometries = ToGeometries(shape, shape_field);
+    if (!geometries.ok()) return geometries.status();
     SceneShape scene_shape;
-    scene_shape.geometry = *geometry;
     if (!shape.material().empty()) {
       auto it = materials.find(shape.material());
       if (it == materials.end()) {
@@ -132,9 +160,247 @@ absl::StatusOr<SceneBody> ToSceneBody(const v1::BodySpec& body, const std::strin
     if (absl::Status s = ValidateShapeDef(scene_shape.def); !s.ok()) {
       return WithField(s, shape_field);
     }
-    out.shapes.push_back(scene_shape);
+    for (const ShapeGeometry& geometry : *geometries) {
+      scene_shape.geometry = geometry;
+      out.shapes.push_back(scene_shape);
+    }
   }
   return out;
+}
+
+// Every float and Vec2 field of a joint message that is set must be finite.
+// Checked by reflection so each field is named exactly, whatever the joint
+// type: the engine's own checks name a limit pair by its lower field.
+absl::Status CheckFiniteFields(const google::protobuf::Message& m, const std::string& path) {
+  const google::protobuf::Descriptor* d = m.GetDescriptor();
+  const google::protobuf::Reflection* r = m.GetReflection();
+  for (int i = 0; i < d->field_count(); ++i) {
+    const google::protobuf::FieldDescriptor* f = d->field(i);
+    if (f->is_repeated() || (f->has_presence() && !r->HasField(m, f))) continue;
+    bool finite = true;
+    if (f->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_FLOAT) {
+      finite = std::isfinite(r->GetFloat(m, f));
+    } else if (f->message_type() == v1::Vec2::descriptor()) {
+      finite = Finite(static_cast<const v1::Vec2&>(r->GetMessage(m, f)));
+    }
+    if (!finite) return Invalid(absl::StrCat(path, ".", f->name()), "must be finite");
+  }
+  return absl::OkStatus();
+}
+
+// The engine's def checks say "<Def>.<field> <rule>"; this names the spec's
+// field instead: "<path>.<field>: <rule>".
+absl::Status WithDefField(const absl::Status& s, absl::string_view def, const std::string& path) {
+  if (s.ok()) return s;
+  absl::string_view m = s.message();
+  if (absl::ConsumePrefix(&m, def) && absl::ConsumePrefix(&m, ".")) {
+    const size_t space = m.find(' ');
+    if (space != absl::string_view::npos) {
+      const absl::string_view name = m.substr(0, space);
+      const absl::string_view rule = m.substr(space + 1);
+      // "lower_angle and upper_angle must ..." reads as a sentence only
+      // with its subject.
+      const absl::string_view what = absl::StartsWith(rule, "and ") ? m : rule;
+      return absl::Status(s.code(), absl::StrCat(path, ".", name, ": ", what));
+    }
+  }
+  return WithField(s, path);
+}
+
+// A joint's body index names a body of the scene (built-in bodies first,
+// then scene.bodies: the order BuildWorld creates them in).
+absl::Status CheckBodyIndex(const SceneDesc& desc, uint32_t index, const std::string& field) {
+  if (index < desc.bodies.size()) return absl::OkStatus();
+  if (desc.bodies.empty()) {
+    return Invalid(field, absl::StrCat("no body ", index, ": the scene has no bodies"));
+  }
+  return Invalid(field, absl::StrCat("no body ", index, ": the scene's bodies are 0..",
+                                     desc.bodies.size() - 1));
+}
+
+bool IsStatic(const SceneDesc& desc, uint32_t index) {
+  return desc.bodies[index].def.type == BodyType::kStatic;
+}
+
+// Checks the joint message `spec` at `path` (its bodies, then every field
+// with the engine's rules) and makes the scene joint of `def`.
+template <typename Def>
+absl::StatusOr<SceneJoint> MakeSceneJoint(const SceneDesc& desc,
+                                          const google::protobuf::Message& spec,
+                                          const std::string& path, uint32_t body_a,
+                                          uint32_t body_b, const Def& def,
+                                          absl::Status (*validate)(const Def&),
+                                          absl::string_view def_name) {
+  if (absl::Status s = CheckBodyIndex(desc, body_a, path + ".body_a"); !s.ok()) return s;
+  if (absl::Status s = CheckBodyIndex(desc, body_b, path + ".body_b"); !s.ok()) return s;
+  if (body_a == body_b) {
+    return Invalid(path + ".body_b", absl::StrCat("names body ", body_b,
+                                                  ", as body_a does; a joint joins two bodies"));
+  }
+  if (IsStatic(desc, body_a) && IsStatic(desc, body_b)) {
+    return Invalid(path + ".body_b",
+                   absl::StrCat("bodies ", body_a, " and ", body_b,
+                                " are both static; a joint needs one that moves"));
+  }
+  if (absl::Status s = CheckFiniteFields(spec, path); !s.ok()) return s;
+  if (absl::Status s = validate(def); !s.ok()) return WithDefField(s, def_name, path);
+  return SceneJoint{static_cast<int32_t>(body_a), static_cast<int32_t>(body_b), def};
+}
+
+absl::StatusOr<SceneJoint> ToDistanceJoint(const SceneDesc& desc, const v1::DistanceJointSpec& j,
+                                           const std::string& path) {
+  DistanceJointDef def;
+  def.local_anchor_a = ToVec2(j.local_anchor_a());
+  def.local_anchor_b = ToVec2(j.local_anchor_b());
+  if (j.has_length()) def.length = j.length();
+  def.enable_spring = j.enable_spring();
+  def.hertz = j.hertz();
+  def.damping_ratio = j.damping_ratio();
+  def.enable_limit = j.enable_limit();
+  def.min_length = j.min_length();
+  if (j.has_max_length()) def.max_length = j.max_length();
+  def.collide_connected = j.collide_connected();
+  def.user_data = j.user_data();
+  return MakeSceneJoint(desc, j, path, j.body_a(), j.body_b(), def, &ValidateDistanceJointDef,
+                        "DistanceJointDef");
+}
+
+absl::StatusOr<SceneJoint> ToRevoluteJoint(const SceneDesc& desc, const v1::RevoluteJointSpec& j,
+                                           const std::string& path) {
+  RevoluteJointDef def;
+  def.local_anchor_a = ToVec2(j.local_anchor_a());
+  def.local_anchor_b = ToVec2(j.local_anchor_b());
+  def.reference_angle = j.reference_angle();
+  def.enable_spring = j.enable_spring();
+  def.hertz = j.hertz();
+  def.damping_ratio = j.damping_ratio();
+  def.enable_limit = j.enable_limit();
+  def.lower_angle = j.lower_angle();
+  def.upper_angle = j.upper_angle();
+  def.enable_motor = j.enable_motor();
+  def.motor_speed = j.motor_speed();
+  def.max_motor_torque = j.max_motor_torque();
+  def.collide_connected = j.collide_connected();
+  def.user_data = j.user_data();
+  return MakeSceneJoint(desc, j, path, j.body_a(), j.body_b(), def, &ValidateRevoluteJointDef,
+                        "RevoluteJointDef");
+}
+
+absl::StatusOr<SceneJoint> ToPrismaticJoint(const SceneDesc& desc,
+                                            const v1::PrismaticJointSpec& j,
+                                            const std::string& path) {
+  PrismaticJointDef def;
+  def.local_anchor_a = ToVec2(j.local_anchor_a());
+  def.local_anchor_b = ToVec2(j.local_anchor_b());
+  if (j.has_local_axis_a()) def.local_axis_a = ToVec2(j.local_axis_a());
+  def.reference_angle = j.reference_angle();
+  def.enable_spring = j.enable_spring();
+  def.hertz = j.hertz();
+  def.damping_ratio = j.damping_ratio();
+  def.enable_limit = j.enable_limit();
+  def.lower_translation = j.lower_translation();
+  def.upper_translation = j.upper_translation();
+  def.enable_motor = j.enable_motor();
+  def.motor_speed = j.motor_speed();
+  def.max_motor_force = j.max_motor_force();
+  def.collide_connected = j.collide_connected();
+  def.user_data = j.user_data();
+  return MakeSceneJoint(desc, j, path, j.body_a(), j.body_b(), def, &ValidatePrismaticJointDef,
+                        "PrismaticJointDef");
+}
+
+absl::StatusOr<SceneJoint> ToWeldJoint(const SceneDesc& desc, const v1::WeldJointSpec& j,
+                                       const std::string& path) {
+  WeldJointDef def;
+  def.local_anchor_a = ToVec2(j.local_anchor_a());
+  def.local_anchor_b = ToVec2(j.local_anchor_b());
+  def.reference_angle = j.reference_angle();
+  def.linear_hertz = j.linear_hertz();
+  def.linear_damping_ratio = j.linear_damping_ratio();
+  def.angular_hertz = j.angular_hertz();
+  def.angular_damping_ratio = j.angular_damping_ratio();
+  def.collide_connected = j.collide_connected();
+  def.user_data = j.user_data();
+  return MakeSceneJoint(desc, j, path, j.body_a(), j.body_b(), def, &ValidateWeldJointDef,
+                        "WeldJointDef");
+}
+
+absl::StatusOr<SceneJoint> ToWheelJoint(const SceneDesc& desc, const v1::WheelJointSpec& j,
+                                        const std::string& path) {
+  WheelJointDef def;
+  def.local_anchor_a = ToVec2(j.local_anchor_a());
+  def.local_anchor_b = ToVec2(j.local_anchor_b());
+  if (j.has_local_axis_a()) def.local_axis_a = ToVec2(j.local_axis_a());
+  if (j.has_enable_spring()) def.enable_spring = j.enable_spring();
+  if (j.has_hertz()) def.hertz = j.hertz();
+  if (j.has_damping_ratio()) def.damping_ratio = j.damping_ratio();
+  def.enable_limit = j.enable_limit();
+  def.lower_translation = j.lower_translation();
+  def.upper_translation = j.upper_translation();
+  def.enable_motor = j.enable_motor();
+  def.motor_speed = j.motor_speed();
+  def.max_motor_torque = j.max_motor_torque();
+  def.collide_connected = j.collide_connected();
+  def.user_data = j.user_data();
+  return MakeSceneJoint(desc, j, path, j.body_a(), j.body_b(), def, &ValidateWheelJointDef,
+                        "WheelJointDef");
+}
+
+absl::StatusOr<SceneJoint> ToMotorJoint(const SceneDesc& desc, const v1::MotorJointSpec& j,
+                                        const std::string& path) {
+  MotorJointDef def;
+  def.linear_offset = ToVec2(j.linear_offset());
+  def.angular_offset = j.angular_offset();
+  if (j.has_max_force()) def.max_force = j.max_force();
+  if (j.has_max_torque()) def.max_torque = j.max_torque();
+  if (j.has_correction_factor()) def.correction_factor = j.correction_factor();
+  def.collide_connected = j.collide_connected();
+  def.user_data = j.user_data();
+  return MakeSceneJoint(desc, j, path, j.body_a(), j.body_b(), def, &ValidateMotorJointDef,
+                        "MotorJointDef");
+}
+
+// A target joint holds one body; its other side is the fixed world, so a
+// static body would make it a joint between two things that cannot move.
+absl::StatusOr<SceneJoint> ToTargetJoint(const SceneDesc& desc, const v1::TargetJointSpec& j,
+                                         const std::string& path) {
+  TargetJointDef def;
+  def.target = ToVec2(j.target());
+  if (j.has_hertz()) def.hertz = j.hertz();
+  if (j.has_damping_ratio()) def.damping_ratio = j.damping_ratio();
+  if (j.has_max_force()) def.max_force = j.max_force();
+  def.user_data = j.user_data();
+  if (absl::Status s = CheckBodyIndex(desc, j.body(), path + ".body"); !s.ok()) return s;
+  if (IsStatic(desc, j.body())) {
+    return Invalid(path + ".body", absl::StrCat("body ", j.body(),
+                                                " is static; a target joint needs one that moves"));
+  }
+  if (absl::Status s = CheckFiniteFields(j, path); !s.ok()) return s;
+  if (absl::Status s = ValidateTargetJointDef(def); !s.ok()) {
+    return WithDefField(s, "TargetJointDef", path);
+  }
+  // SceneJoint: a target joint uses body_b only.
+  return SceneJoint{0, static_cast<int32_t>(j.body()), def};
+}
+
+// Joint `field` of the spec as a scene joint between bodies of `desc`.
+absl::StatusOr<SceneJoint> ToSceneJoint(const SceneDesc& desc, const v1::JointSpec& joint,
+                                        const std::string& field) {
+  switch (joint.kind_case()) {
+    case v1::JointSpec::kDistance:
+      return ToDistanceJoint(desc, joint.distance(), field + ".distance");
+    case v1::JointSpec::kRevolute:
+      return ToRevoluteJoint(desc, joint.revolute(), field + ".revolute");
+    case v1::JointSpec::kPrismatic:
+      return ToPrismaticJoint(desc, joint.prismatic(), field + ".prismatic");
+    case v1::JointSpec::kWeld: return ToWeldJoint(desc, joint.weld(), field + ".weld");
+    case v1::JointSpec::kWheel: return ToWheelJoint(desc, joint.wheel(), field + ".wheel");
+    case v1::JointSpec::kMotor: return ToMotorJoint(desc, joint.motor(), field + ".motor");
+    case v1::JointSpec::kTarget: return ToTargetJoint(desc, joint.target(), field + ".target");
+    case v1::JointSpec::KIND_NOT_SET: break;
+  }
+  return Invalid(field,
+                 "no joint kind (set distance, revolute, prismatic, weld, wheel, motor or target)");
 }
 
 // Which field of a command names its body ("apply_force.body", ...), and the
@@ -264,6 +530,14 @@ absl::StatusOr<BuiltScene> BuildScene(const v1::SceneSpec& spec, uint32_t player
     }
     out.desc.bodies.push_back(*std::move(body));
     out.owners.push_back(slot);
+  }
+  // After every body: a joint may name any of them, and BuildWorld makes
+  // the joints after the bodies, the built-in scene's own joints first.
+  for (int i = 0; i < spec.joints_size(); ++i) {
+    absl::StatusOr<SceneJoint> joint =
+        ToSceneJoint(out.desc, spec.joints(i), absl::StrCat("scene.joints[", i, "]"));
+    if (!joint.ok()) return joint.status();
+    out.desc.joints.push_back(*std::move(joint));
   }
   for (int i = 0; i < spec.templates_size(); ++i) {
     const v1::BodyTemplate& t = spec.templates(i);

@@ -46,9 +46,11 @@ struct BuiltScene {
 };
 
 /// Converts a spec. InvalidArgument naming the field ("scene.bodies[2].
-/// shapes[0].circle.radius: ...") for anything the engine would refuse, an
-/// owner slot above `player_slots`, duplicate material or template names;
-/// NotFound for an unknown built-in scene or material.
+/// shapes[0].circle.radius: ...", "scene.joints[3].revolute.lower_angle:
+/// ...") for anything the engine would refuse, a joint naming a missing
+/// body, one body twice or two static bodies, an owner slot above
+/// `player_slots`, duplicate material or template names; NotFound for an
+/// unknown built-in scene or material. A spec it accepts builds a world.
 absl::StatusOr<BuiltScene> BuildScene(const v1::SceneSpec& spec,
                                       uint32_t player_slots);
 
