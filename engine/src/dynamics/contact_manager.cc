@@ -290,13 +290,15 @@ bool UpdateManifold(WorldState* w, Contact* c, bool* recycled) {
 }
 
 // Whether a body of `pair` was in the broad phase's moving part at last
-// step's match (WorldState::last_pair_moving): then a pair last step did
-// not name has no contact.
+// step's match (see WorldState::refiled_since_match): then a pair last step
+// did not name has no contact.
 bool MovingAtLastMatch(const WorldState& w, const ProxyPair& pair) {
-  const std::vector<uint8_t>& moving = w.last_pair_moving;
+  if (!w.matched) return false;
   for (int32_t shape : {pair.a, pair.b}) {
-    const size_t body = static_cast<size_t>(w.shapes[shape].body);
-    if (body < moving.size() && moving[body] != 0) return true;
+    const int32_t body = w.shapes[shape].body;
+    const bool refiled = static_cast<size_t>(body) < w.refiled_since_match.size() &&
+                         w.refiled_since_match[body] != 0;
+    if (!refiled && !ProxyIsStatic(w.bodies[body])) return true;
   }
   return false;
 }
@@ -400,10 +402,9 @@ void UpdateContacts(WorldState* w) {
     affected_bodies.push_back(c.body_b);
     FreeContactRecord(w, i);
   }
-  w->last_pair_moving.resize(static_cast<size_t>(w->body_ids.Capacity()));
-  for (int32_t b = 0; b < w->body_ids.Capacity(); ++b) {
-    w->last_pair_moving[b] = w->body_ids.IsAlive(b) && !ProxyIsStatic(w->bodies[b]) ? 1 : 0;
-  }
+  for (int32_t b : w->refiled_bodies) w->refiled_since_match[b] = 0;
+  w->refiled_bodies.clear();
+  w->matched = true;
   if (!affected_bodies.empty()) {
     std::sort(affected_bodies.begin(), affected_bodies.end());
     affected_bodies.erase(std::unique(affected_bodies.begin(), affected_bodies.end()),

@@ -726,6 +726,14 @@ namespace atl {
 
 void RefileBodyProxies(WorldState* w, int32_t body) {
   const Body& b = w->bodies[body];
+  // WorldState::refiled_since_match.
+  if (w->refiled_since_match.size() <= static_cast<size_t>(body)) {
+    w->refiled_since_match.resize(static_cast<size_t>(w->body_ids.Capacity()), 0);
+  }
+  if (w->refiled_since_match[body] == 0) {
+    w->refiled_since_match[body] = 1;
+    w->refiled_bodies.push_back(body);
+  }
   for (int32_t s : b.shapes) {
     const Shape& shape = w->shapes[s];
     if (!shape.has_proxy) continue;

@@ -97,14 +97,17 @@ struct WorldState {
   std::vector<uint64_t> last_pair_keys;
   std::vector<int32_t> last_pair_contacts;
   std::vector<uint16_t> last_pair_generations;
-  /// Per body index: whether the body was in the broad phase's moving part
-  /// (not ProxyIsStatic) when last step's pairs were matched. Every contact
-  /// that outlived that match was named by one of last step's pairs or
-  /// joins two bodies of the static part (the batch removal keeps only
-  /// those), so a pair last step did not name, with a body that was moving
-  /// then, has no contact to search for. Filled with the keys above; empty
-  /// in a restored world, which searches.
-  std::vector<uint8_t> last_pair_moving;
+  /// Every contact that outlived last step's match was named by one of its
+  /// pairs or joins two bodies of the broad phase's static part (the batch
+  /// removal keeps only those), so a pair last step did not name, with a
+  /// body that was moving then, has no contact to search for. A body was
+  /// moving then if it is now and its proxies were not re-filed since
+  /// (RefileBodyProxies marks them here; the match clears the marks).
+  /// `matched` stays false in a restored world until its first match,
+  /// which searches.
+  std::vector<uint8_t> refiled_since_match;
+  std::vector<int32_t> refiled_bodies;
+  bool matched = false;
   /// Solver arrays and the like (world.cc).
   std::unique_ptr<WorldScratch> scratch;
 };
