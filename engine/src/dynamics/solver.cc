@@ -274,7 +274,7 @@ void ReportHits(WorldState* w, const SolverScratch& s) {
 // coloured again, greedily in order with as many colours as it takes (a
 // pile of n bodies created at one point needs about n), and each of these
 // colours is laid out four to a group: a Gauss-Seidel sweep in another
-// fixed order, at a quarter of the work.
+// fixed order, four constraints to a kernel call.
 int32_t PackOverflow(SolverScratch* s, int32_t begin, int32_t end, int32_t first_group) {
   const int32_t* order = s->contact_colours.order().data();
   const size_t bodies = s->params.size();
@@ -326,7 +326,8 @@ int32_t PackOverflow(SolverScratch* s, int32_t begin, int32_t end, int32_t first
     size = first;
   }
   for (int32_t p = begin; p < end; ++p) {
-    s->contact_slot_of_position[p] = sizes[static_cast<size_t>(colour[static_cast<size_t>(p - begin)])]++;
+    const int32_t c = colour[static_cast<size_t>(p - begin)];
+    s->contact_slot_of_position[p] = sizes[static_cast<size_t>(c)]++;
   }
   return slot / 4 - first_group;
 }
