@@ -13,15 +13,17 @@ namespace atl::testing {
 
 std::string ArenaScenePath() { return ATOLL_SOURCE_DIR "/tests/client/testdata/arena.json"; }
 
-v1::SceneSpec ArenaScene() {
-  std::ifstream in(ArenaScenePath());
+v1::SceneSpec LoadSceneSpec(const std::string& path) {
+  std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
   v1::SceneSpec spec;
   const auto status = google::protobuf::util::JsonStringToMessage(text.str(), &spec);
-  EXPECT_TRUE(status.ok()) << status.ToString();
+  EXPECT_TRUE(status.ok()) << path << ": " << status.ToString();
   return spec;
 }
+
+v1::SceneSpec ArenaScene() { return LoadSceneSpec(ArenaScenePath()); }
 
 TestWorld CreateArena(const std::string& address, const std::string& id, uint32_t slots,
                       uint32_t tick_rate_hz) {

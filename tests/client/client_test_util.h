@@ -13,6 +13,9 @@ namespace atl::testing {
 /// tests/client/testdata/arena.json: zero gravity, four walls (bodies 0-3),
 /// one circle per player slot 1..4 (bodies 4-7), twelve loose boxes;
 /// template "ball".
+/// The SceneSpec of a JSON file (protobuf's JSON mapping); a parse
+/// failure fails the calling test.
+v1::SceneSpec LoadSceneSpec(const std::string& path);
 v1::SceneSpec ArenaScene();
 std::string ArenaScenePath();
 

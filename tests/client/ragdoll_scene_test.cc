@@ -15,7 +15,6 @@
 #include <fstream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -29,6 +28,7 @@
 #include "atoll/snapshot.h"
 #include "atoll/v1/world.grpc.pb.h"
 #include "atoll/world.h"
+#include "client/client_test_util.h"
 #include "server/service_test_util.h"
 #include "support/server_process.h"
 
@@ -117,16 +117,6 @@ std::unique_ptr<World> RagdollWorld() {
   return world;
 }
 
-v1::SceneSpec ExampleScene() {
-  std::ifstream in(kExample);
-  std::stringstream text;
-  text << in.rdbuf();
-  v1::SceneSpec spec;
-  const auto status = google::protobuf::util::JsonStringToMessage(text.str(), &spec);
-  EXPECT_TRUE(status.ok()) << status.ToString();
-  return spec;
-}
-
 // tick -> hash of the "tick T hash H ..." lines `atoll watch` printed.
 std::map<uint64_t, uint64_t> WatchedHashes(const std::string& output) {
   std::map<uint64_t, uint64_t> hashes;
@@ -181,7 +171,7 @@ TEST(RagdollSceneTest, AJointNamingAMissingBodyIsRefusedAndNoWorldIsMade) {
   ASSERT_TRUE(server.ok()) << server.status();
   v1::CreateWorldRequest request;
   request.set_world_id("ragdoll");
-  *request.mutable_scene() = ExampleScene();
+  *request.mutable_scene() = atl::testing::LoadSceneSpec(kExample);
   request.mutable_scene()->mutable_joints(0)->mutable_revolute()->set_body_b(42);
   v1::CreateWorldResponse response;
   const grpc::Status s = atl::testing::TryCreateWorld((*server)->address(), request, &response);
