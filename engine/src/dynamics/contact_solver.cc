@@ -1,7 +1,6 @@
 #include "dynamics/contact_solver.h"
 
 #include <algorithm>
-#include <cstddef>
 
 #include "atoll/constants.h"
 #include "core/float4.h"
@@ -311,18 +310,6 @@ void PrepareContact(const WorldState& w, const ContactPrepareInput& in, int32_t 
     const Vec2 dv = (vb + Cross(wb, anchor_b)) - (va + Cross(wa, anchor_a));
     cp.relative_velocity[lane] = Dot(n, dv);
   }
-}
-
-void PrefetchContact(const WorldState& w, int32_t i) {
-  // From the body ids to the manifold's point count: under two lines, so
-  // at most three.
-  const char* p = reinterpret_cast<const char*>(&w.contacts[i]);
-  constexpr size_t kFirst = offsetof(Contact, body_a);
-  constexpr size_t kLast = offsetof(Contact, manifold) + offsetof(Manifold, point_count);
-  static_assert(kFirst < kLast && kLast - kFirst < 2 * 64, "contact prefetch span");
-  __builtin_prefetch(p + kFirst);
-  __builtin_prefetch(p + kFirst + 64);
-  __builtin_prefetch(p + kLast);
 }
 
 bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,

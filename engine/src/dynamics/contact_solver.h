@@ -180,10 +180,6 @@ void ClearContactLane(ContactGroup* group, int32_t lane, int32_t static_slot);
 void PrepareContact(const WorldState& world, const ContactPrepareInput& in, int32_t contact,
                     int32_t slot_a, int32_t slot_b, ContactGroup* group, int32_t lane);
 
-/// Asks the memory system for the lines of `contact` PrepareContact and
-/// StoreImpulses touch, a few groups ahead of them.
-void PrefetchContact(const WorldState& world, int32_t contact);
-
 // The passes below read and write only the group and the solver slots of
 // the bodies its constraints move (ConstraintMoves), so the groups of one
 // colour may run concurrently; the overflow's groups run one after another.

@@ -1,6 +1,7 @@
 #include "dynamics/solver.h"
 
 #include <array>
+#include <cstddef>
 
 #include "atoll/assert.h"
 #include "atoll/executor.h"
@@ -61,6 +62,20 @@ constexpr int32_t kGroupGrain = kConstraintGrain / 4;
 // them (PrefetchContact): far enough to hide a miss, near enough to keep
 // the lines.
 constexpr int32_t kPrefetchGroups = 4;
+
+// Asks the memory system for the lines of contact i that PrepareContact and
+// StoreImpulses touch.
+inline void PrefetchContact(const WorldState& w, int32_t i) {
+  // From the body ids to the manifold's point count: under two lines, so
+  // at most three.
+  const char* p = reinterpret_cast<const char*>(&w.contacts[i]);
+  constexpr size_t kFirst = offsetof(Contact, body_a);
+  constexpr size_t kLast = offsetof(Contact, manifold) + offsetof(Manifold, point_count);
+  static_assert(kFirst < kLast && kLast - kFirst < 2 * 64, "contact prefetch span");
+  __builtin_prefetch(p + kFirst);
+  __builtin_prefetch(p + kFirst + 64);
+  __builtin_prefetch(p + kLast);
+}
 
 void IntegrateVelocities(SolverScratch* s, float max_speed, int32_t begin, int32_t end) {
   const float max_speed_sq = max_speed * max_speed;
