@@ -49,9 +49,8 @@ absl::Status CheckFloat(float x, const std::string& field) {
   return absl::OkStatus();
 }
 
-// A chain's edges as chain segments (MakeChainSegments), each also checked
-// as a shape: an open end's ghost vertex lies a meter behind its edge, which
-// a point near the world bound can push beyond it.
+// A chain's edges as chain segments (MakeChainSegments, which checks them,
+// an open end's ghost vertex included).
 absl::StatusOr<std::vector<ShapeGeometry>> ToChain(const v1::ChainGeometry& chain,
                                                    const std::string& field) {
   std::vector<Vec2> points;
@@ -61,11 +60,7 @@ absl::StatusOr<std::vector<ShapeGeometry>> ToChain(const v1::ChainGeometry& chai
   if (!segments.ok()) return WithField(segments.status(), field + ".points");
   std::vector<ShapeGeometry> out;
   out.reserve(segments->size());
-  for (const ChainSegment& segment : *segments) {
-    const ShapeGeometry geometry(segment);
-    if (absl::Status s = ValidateShape(geometry); !s.ok()) return WithField(s, field + ".points");
-    out.push_back(geometry);
-  }
+  for (const ChainSegment& segment : *segments) out.emplace_back(segment);
   return out;
 }
 

@@ -150,7 +150,8 @@ absl::StatusOr<Polygon> MakeOffsetBox(float hx, float hy, Vec2 center,
 ///
 /// Errors: fewer than 2 points (3 for a loop), a non-finite point or one
 /// beyond kWorldBound, two consecutive points (or, for a loop, the last and
-/// first) closer than kLinearSlop, or a loop whose points are all collinear.
+/// first) closer than kLinearSlop, a loop whose points are all collinear,
+/// or an open end whose ghost lies beyond kWorldBound ("chain edge k: ...").
 absl::StatusOr<std::vector<ChainSegment>> MakeChainSegments(
     std::span<const Vec2> points, bool loop);
 

@@ -176,6 +176,13 @@ absl::StatusOr<std::vector<ChainSegment>> MakeChainSegments(
     c.ghost1 = i > 0 ? points[i - 1] : c.segment.point1 - normal;
     c.ghost2 = i + 2 < n ? points[i + 2] : c.segment.point2 - normal;
   }
+  // The points are checked above; an open end's ghost, a metre behind its
+  // edge, can still lie beyond the world bound when the end is near it.
+  for (size_t i = 0; i < edge_count; ++i) {
+    if (absl::Status s = ValidateChainSegment(segments[i]); !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("chain edge ", i, ": ", s.message()));
+    }
+  }
   return segments;
 }
 

@@ -68,8 +68,8 @@ TEST(WorldApiTest, BadDefsAreRejectedAndNothingChanges) {
 }
 
 // An open chain whose end lies near the world bound has its ghost vertex
-// (the end mirrored past the last point) beyond it: refused with the edge
-// named, and no edge of it added.
+// (a metre behind the end) beyond it: refused with the edge named
+// (MakeChainSegments checks it), and no edge of it added.
 TEST(WorldApiTest, ChainWithAGhostBeyondTheWorldBoundIsRefusedWhole) {
   auto world = MakeWorld();
   auto ground = world->CreateBody(BodyDef());
