@@ -3,6 +3,7 @@
 #ifndef ATOLL_EVENTS_H_
 #define ATOLL_EVENTS_H_
 
+#include <cstdint>
 #include <vector>
 
 #include "atoll/id.h"
@@ -48,6 +49,20 @@ struct SensorEndEvent {
   ShapeId visitor;
 };
 
+/// A joint broke under load (World::SetJointBreakThresholds) and was
+/// destroyed at the end of the step's solve; `joint` no longer names a live
+/// joint.
+struct JointBreakEvent {
+  JointId joint;
+  /// The joint's bodies; body_a is null for a target joint.
+  BodyId body_a;
+  BodyId body_b;
+  /// The reaction on body B that broke it, N and N m.
+  Vec2 force;
+  float torque = 0.0f;
+  uint64_t user_data = 0;
+};
+
 /// A body moved during the step (reported for every awake dynamic or
 /// kinematic body, and once more on the step it falls asleep).
 struct BodyMoveEvent {
@@ -57,13 +72,15 @@ struct BodyMoveEvent {
 };
 
 /// All events of the last step, each list in a deterministic order (contact
-/// index order for contact and sensor events, body index order for moves).
+/// index order for contact and sensor events, joint index order for joint
+/// breaks, body index order for moves).
 struct StepEvents {
   std::vector<ContactBeginEvent> contact_begin;
   std::vector<ContactEndEvent> contact_end;
   std::vector<ContactHitEvent> contact_hit;
   std::vector<SensorBeginEvent> sensor_begin;
   std::vector<SensorEndEvent> sensor_end;
+  std::vector<JointBreakEvent> joint_break;
   std::vector<BodyMoveEvent> body_moves;
 
   void Clear() {
@@ -72,6 +89,7 @@ struct StepEvents {
     contact_hit.clear();
     sensor_begin.clear();
     sensor_end.clear();
+    joint_break.clear();
     body_moves.clear();
   }
 };

@@ -16,10 +16,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace atl {
 
 inline constexpr float kPi = 3.14159265359f;
+/// Positive infinity, e.g. for "no limit" settings.
+inline constexpr float kInfinity = std::numeric_limits<float>::infinity();
 
 /// A 2D column vector.
 struct Vec2 {

@@ -29,7 +29,7 @@
 namespace atl {
 
 /// The snapshot format this build writes and reads.
-inline constexpr uint32_t kSnapshotVersion = 3;
+inline constexpr uint32_t kSnapshotVersion = 4;
 
 /// Appends the snapshot of `world` to *out (cleared first). Reusing `out`
 /// across ticks avoids reallocating.

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -189,6 +190,17 @@ class World {
   /// the first step. Use them to break joints under load.
   absl::StatusOr<Vec2> GetJointReactionForce(JointId id) const;
   absl::StatusOr<float> GetJointReactionTorque(JointId id) const;
+
+  /// Makes the joint breakable: at the end of each step's solve, a joint
+  /// whose reaction force (GetJointReactionForce, its length) exceeds
+  /// `force` or whose reaction torque (its magnitude) exceeds `torque` is
+  /// destroyed, in joint index order, and reported in events().joint_break.
+  /// Both in N / N m, >= 0 and not NaN; infinity (a new joint's default)
+  /// never breaks. InvalidArgument (joint unchanged) for a bad value. Part
+  /// of the snapshot.
+  absl::Status SetJointBreakThresholds(JointId id, float force, float torque);
+  /// The joint's break thresholds (force, torque); infinity for never.
+  absl::StatusOr<std::pair<float, float>> GetJointBreakThresholds(JointId id) const;
 
   /// The joint angle (revolute, weld: B relative to A minus the reference
   /// angle, in (-pi, pi]) and translation (prismatic, wheel: B's anchor

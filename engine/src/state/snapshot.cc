@@ -197,6 +197,8 @@ void PutJoint(BufferWriter* w, const Joint& j) {
   w->PutVec(j.local_anchor_b);
   w->PutBool(j.collide_connected);
   w->Put(j.user_data);
+  w->Put(j.break_force);
+  w->Put(j.break_torque);
   w->Put(j.island);
   w->Put(j.island_prev);
   w->Put(j.island_next);
@@ -671,13 +673,18 @@ class Parser {
     j->local_anchor_b = r_.GetVec();
     j->collide_connected = r_.GetBool();
     j->user_data = r_.Get<uint64_t>();
+    j->break_force = r_.Get<float>();
+    j->break_torque = r_.Get<float>();
     j->island = r_.Get<int32_t>();
     j->island_prev = r_.Get<int32_t>();
     j->island_next = r_.Get<int32_t>();
     j->data = MakeJointData(j->type);
     bool finite = true;
     VisitJointDataFields(j->data, FieldReader{&r_, &finite});
-    return r_.ok() && finite && Finite(j->local_anchor_a) && Finite(j->local_anchor_b);
+    // Break thresholds: >= 0, infinity for never (a NaN fails both tests).
+    const bool thresholds = j->break_force >= 0.0f && j->break_torque >= 0.0f;
+    return r_.ok() && finite && thresholds && Finite(j->local_anchor_a) &&
+           Finite(j->local_anchor_b);
   }
 
   bool ParseIsland(Island* i) {

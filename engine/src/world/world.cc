@@ -322,6 +322,7 @@ absl::Status World::Step(float time_step) {
   // Stage 6: soft-step solve.
   t = Clock::now();
   Solve(w, time_step, &w->scratch->solver);
+  BreakOverloadedJoints(w, w->scratch->solver.joints, time_step);
   profile.solve = ms_since(t);
   // Stage 7: fast bodies stop at their first impact.
   t = Clock::now();

@@ -1,6 +1,8 @@
 // World's joint API: creation, destruction, queries and setters.
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "atoll/world.h"
@@ -237,6 +239,47 @@ absl::StatusOr<float> World::GetJointReactionTorque(JointId id) const {
   const Joint& j = state_->joints[id.index];
   const JointReaction r = GetJointReaction(j, GetJointPose(*state_, j));
   return LastInverseSubstep(*state_) * r.angular;
+}
+
+absl::Status World::SetJointBreakThresholds(JointId id, float force, float torque) {
+  if (absl::Status s = CheckJoint(*state_, id); !s.ok()) return s;
+  for (const auto& [name, v] : {std::pair{"break force", force}, std::pair{"break torque", torque}}) {
+    if (std::isnan(v) || v < 0.0f) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, " must be >= 0 (infinity: never), got ", v));
+    }
+  }
+  Joint& j = state_->joints[id.index];
+  j.break_force = force;
+  j.break_torque = torque;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::pair<float, float>> World::GetJointBreakThresholds(JointId id) const {
+  if (absl::Status s = CheckJoint(*state_, id); !s.ok()) return s;
+  const Joint& j = state_->joints[id.index];
+  return std::pair{j.break_force, j.break_torque};
+}
+
+void BreakOverloadedJoints(WorldState* w, std::span<const int32_t> solved, float time_step) {
+  // The reaction as GetJointReactionForce will report it after the step.
+  const float inv_h = static_cast<float>(w->def.substep_count) / time_step;
+  std::vector<int32_t> broken;
+  for (int32_t index : solved) {
+    const Joint& j = w->joints[index];
+    if (j.break_force == kInfinity && j.break_torque == kInfinity) continue;
+    const JointReaction r = GetJointReaction(j, GetJointPose(*w, j));
+    const Vec2 force = inv_h * r.linear;
+    const float torque = inv_h * r.angular;
+    if (Length(force) <= j.break_force && std::abs(torque) <= j.break_torque) continue;
+    w->events.joint_break.push_back(
+        {MakeJointId(*w, index),
+         j.body_a == kNullIndex ? BodyId() : MakeBodyId(*w, j.body_a),
+         MakeBodyId(*w, j.body_b), force, torque, j.user_data});
+    broken.push_back(index);
+  }
+  // Removed after the loop: the solve's list stays valid while it is read.
+  for (int32_t index : broken) RemoveJoint(w, index);
 }
 
 absl::StatusOr<float> World::GetJointAngle(JointId id) const {

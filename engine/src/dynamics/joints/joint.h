@@ -49,6 +49,10 @@ struct Joint {
   Vec2 local_anchor_b;
   bool collide_connected = false;
   uint64_t user_data = 0;
+  /// Reaction force and torque beyond which the step destroys the joint
+  /// (World::SetJointBreakThresholds); infinity: never.
+  float break_force = kInfinity;
+  float break_torque = kInfinity;
   /// Persistent island membership (island edges only) and the island's
   /// intrusive joint list.
   int32_t island = kNullIndex;
