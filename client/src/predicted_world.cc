@@ -23,6 +23,7 @@ v1::Checkpoint ToCheckpoint(const v1::Snapshot& snapshot, const std::string& byt
   cp.set_tick(snapshot.tick());
   cp.set_snapshot(bytes);
   *cp.mutable_owners() = snapshot.owners();
+  *cp.mutable_joint_owners() = snapshot.joint_owners();
   cp.set_state_hash(snapshot.state_hash());
   return cp;
 }

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "atoll/delta.h"
+#include "atoll/sim/frame_events.h"
 #include "atoll/version.h"
 
 namespace atl::server {
@@ -30,6 +31,7 @@ v1::ServerMessage SnapshotMessage(const v1::Checkpoint& cp) {
   s->set_full(true);
   s->set_data(cp.snapshot());
   *s->mutable_owners() = cp.owners();
+  *s->mutable_joint_owners() = cp.joint_owners();
   s->set_state_hash(cp.state_hash());
   return m;
 }
@@ -43,6 +45,7 @@ v1::ServerMessage DeltaMessage(const v1::Checkpoint& cp, uint64_t base_tick, std
   s->set_base_tick(base_tick);
   s->set_data(std::move(delta));
   *s->mutable_owners() = cp.owners();
+  *s->mutable_joint_owners() = cp.joint_owners();
   s->set_state_hash(cp.state_hash());
   return m;
 }
@@ -197,40 +200,7 @@ v1::Frame WorldHost::MakeFrameLocked(std::vector<v1::ConfirmedInput> inputs) con
   frame.set_tick(sim_->tick());
   for (v1::ConfirmedInput& in : inputs) *frame.add_inputs() = std::move(in);
   frame.set_state_hash(sim_->hash());
-  const World& world = sim_->world();
-  const StepEvents& events = world.events();
-  auto fill = [&](v1::ContactEvent* e, ShapeId a, ShapeId b) {
-    e->set_shape_a(a.index);
-    e->set_shape_b(b.index);
-    if (absl::StatusOr<BodyId> body = world.GetShapeBody(a); body.ok()) {
-      *e->mutable_body_a() = ToBodyRef(*body);
-    }
-    if (absl::StatusOr<BodyId> body = world.GetShapeBody(b); body.ok()) {
-      *e->mutable_body_b() = ToBodyRef(*body);
-    }
-  };
-  for (const ContactBeginEvent& b : events.contact_begin) {
-    v1::ContactEvent* e = frame.add_events();
-    e->set_kind(v1::ContactEvent::KIND_BEGIN);
-    fill(e, b.shape_a, b.shape_b);
-    e->mutable_normal()->set_x(b.normal.x);
-    e->mutable_normal()->set_y(b.normal.y);
-  }
-  for (const ContactEndEvent& end : events.contact_end) {
-    v1::ContactEvent* e = frame.add_events();
-    e->set_kind(v1::ContactEvent::KIND_END);
-    fill(e, end.shape_a, end.shape_b);
-  }
-  for (const ContactHitEvent& h : events.contact_hit) {
-    v1::ContactEvent* e = frame.add_events();
-    e->set_kind(v1::ContactEvent::KIND_HIT);
-    fill(e, h.shape_a, h.shape_b);
-    e->mutable_normal()->set_x(h.normal.x);
-    e->mutable_normal()->set_y(h.normal.y);
-    e->mutable_point()->set_x(h.point.x);
-    e->mutable_point()->set_y(h.point.y);
-    e->set_approach_speed(h.approach_speed);
-  }
+  sim::AppendStepEvents(sim_->world(), &frame);
   return frame;
 }
 

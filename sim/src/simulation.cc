@@ -15,6 +15,7 @@
 #include "atoll/broad_phase_type.h"
 #include "atoll/hull.h"
 #include "atoll/snapshot.h"
+#include "joint_command.h"
 
 namespace atl::sim {
 namespace {
@@ -398,6 +399,16 @@ absl::StatusOr<SceneJoint> ToSceneJoint(const SceneDesc& desc, const v1::JointSp
                  "no joint kind (set distance, revolute, prismatic, weld, wheel, motor or target)");
 }
 
+// Which field of a command names its joint ("joint.joint", ...), and the
+// joint; nullptr for commands without one.
+const v1::JointRef* CommandJoint(const v1::Command& c, std::string* name) {
+  switch (c.kind_case()) {
+    case v1::Command::kJoint: *name = "joint.joint"; return &c.joint().joint();
+    case v1::Command::kDestroyJoint: *name = "destroy_joint.joint"; return &c.destroy_joint().joint();
+    default: return nullptr;
+  }
+}
+
 // Which field of a command names its body ("apply_force.body", ...), and the
 // body; nullptr for commands without one.
 const v1::BodyRef* CommandBody(const v1::Command& c, std::string* name) {
@@ -528,11 +539,32 @@ absl::StatusOr<BuiltScene> BuildScene(const v1::SceneSpec& spec, uint32_t player
   }
   // After every body: a joint may name any of them, and BuildWorld makes
   // the joints after the bodies, the built-in scene's own joints first.
+  out.joint_owners.assign(out.desc.joints.size(), 0);
   for (int i = 0; i < spec.joints_size(); ++i) {
-    absl::StatusOr<SceneJoint> joint =
-        ToSceneJoint(out.desc, spec.joints(i), absl::StrCat("scene.joints[", i, "]"));
+    const v1::JointSpec& js = spec.joints(i);
+    const std::string field = absl::StrCat("scene.joints[", i, "]");
+    absl::StatusOr<SceneJoint> joint = ToSceneJoint(out.desc, js, field);
     if (!joint.ok()) return joint.status();
+    // NaN fails the comparison; infinity is allowed (never breaks).
+    if (js.has_break_force()) {
+      if (!(js.break_force() >= 0.0f)) {
+        return Invalid(field + ".break_force", "must be >= 0 (unset: never breaks)");
+      }
+      joint->break_force = js.break_force();
+    }
+    if (js.has_break_torque()) {
+      if (!(js.break_torque() >= 0.0f)) {
+        return Invalid(field + ".break_torque", "must be >= 0 (unset: never breaks)");
+      }
+      joint->break_torque = js.break_torque();
+    }
+    if (js.owner_slot() > player_slots) {
+      return Invalid(field + ".owner_slot", absl::StrCat("must be 0..", player_slots,
+                                                         " (config.player_slots), got ",
+                                                         js.owner_slot()));
+    }
     out.desc.joints.push_back(*std::move(joint));
+    out.joint_owners.push_back(js.owner_slot());
   }
   for (int i = 0; i < spec.templates_size(); ++i) {
     const v1::BodyTemplate& t = spec.templates(i);
@@ -553,6 +585,32 @@ BodyId ToBodyId(const v1::BodyRef& ref) {
   id.world = kServerWorldId;
   id.generation = static_cast<uint16_t>(std::min<uint32_t>(ref.generation(), 0xffff));
   return id;
+}
+
+JointId ToJointId(const v1::JointRef& ref) {
+  JointId id;
+  id.index = ref.index();
+  id.world = kServerWorldId;
+  id.generation = static_cast<uint16_t>(std::min<uint32_t>(ref.generation(), 0xffff));
+  return id;
+}
+
+namespace {
+
+JointId JointIdOf(uint32_t index, uint32_t generation) {
+  v1::JointRef ref;
+  ref.set_index(index);
+  ref.set_generation(generation);
+  return ToJointId(ref);
+}
+
+}  // namespace
+
+v1::JointRef ToJointRef(JointId id) {
+  v1::JointRef ref;
+  ref.set_index(id.index);
+  ref.set_generation(id.generation);
+  return ref;
 }
 
 v1::BodyRef ToBodyRef(BodyId id) {
@@ -587,6 +645,14 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const v1::SceneSp
       sim->owners_[ids[i].index] = {ids[i].generation, scene->owners[i]};
     }
   }
+  // BuildWorld makes the scene's joints in order into a fresh pool, so
+  // joint ids come in creation order, as body ids do.
+  const std::vector<JointId> joints = sim->world_->GetJointIds();
+  for (size_t i = 0; i < joints.size() && i < scene->joint_owners.size(); ++i) {
+    if (scene->joint_owners[i] != 0) {
+      sim->joint_owners_[joints[i].index] = {joints[i].generation, scene->joint_owners[i]};
+    }
+  }
   sim->hash_ = HashWorld(*sim->world_, &sim->scratch_);
   return sim;
 }
@@ -604,9 +670,7 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Restore(
   sim->time_step_ = 1.0f / static_cast<float>(config.tick_rate_hz());
   sim->world_ = *std::move(world);
   sim->templates_ = std::move(scene->templates);
-  for (const v1::OwnedBody& o : checkpoint.owners()) {
-    sim->owners_[o.body().index()] = {o.body().generation(), o.slot()};
-  }
+  sim->SetOwners(checkpoint);
   sim->hash_ = HashWorld(*sim->world_, &sim->scratch_);
   if (checkpoint.state_hash() != 0 && checkpoint.state_hash() != sim->hash_) {
     return absl::DataLossError(absl::StrCat("checkpoint.state_hash: the snapshot of tick ",
@@ -635,11 +699,41 @@ std::vector<v1::OwnedBody> Simulation::Owners() const {
   return out;
 }
 
+uint32_t Simulation::OwnerOf(JointId id) const {
+  auto it = joint_owners_.find(id.index);
+  if (it == joint_owners_.end() || it->second.first != id.generation) return 0;
+  return it->second.second;
+}
+
+std::vector<v1::OwnedJoint> Simulation::JointOwners() const {
+  std::vector<v1::OwnedJoint> out;
+  for (const auto& [index, gen_slot] : joint_owners_) {
+    v1::OwnedJoint o;
+    o.mutable_joint()->set_index(index);
+    o.mutable_joint()->set_generation(gen_slot.first);
+    o.set_slot(gen_slot.second);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+void Simulation::SetOwners(const v1::Checkpoint& checkpoint) {
+  owners_.clear();
+  for (const v1::OwnedBody& o : checkpoint.owners()) {
+    owners_[o.body().index()] = {o.body().generation(), o.slot()};
+  }
+  joint_owners_.clear();
+  for (const v1::OwnedJoint& o : checkpoint.joint_owners()) {
+    joint_owners_[o.joint().index()] = {o.joint().generation(), o.slot()};
+  }
+}
+
 absl::Status Simulation::CheckCommands(uint32_t slot,
                                        const google::protobuf::RepeatedPtrField<v1::Command>& commands,
                                        int pending_spawns, std::string* field) const {
   int spawns = pending_spawns;
   std::set<uint32_t> destroyed;  // body indices destroyed earlier in this input
+  std::set<uint32_t> destroyed_joints;  // joint indices, likewise
   for (int i = 0; i < commands.size(); ++i) {
     const v1::Command& c = commands[i];
     const std::string prefix = absl::StrCat("input.commands[", i, "]");
@@ -664,6 +758,29 @@ absl::Status Simulation::CheckCommands(uint32_t slot,
                     body_field);
       }
       if (c.kind_case() == v1::Command::kDestroyBody) destroyed.insert(id.index);
+    }
+    std::string joint_field;
+    if (const v1::JointRef* ref = CommandJoint(c, &joint_field)) {
+      const JointId id = ToJointId(*ref);
+      if (ref->generation() == 0 || !world_->IsValid(id) ||
+          destroyed_joints.count(id.index) != 0) {
+        return fail(absl::NotFoundError(absl::StrCat("no live joint ", ref->index(), ":",
+                                                     ref->generation())),
+                    joint_field);
+      }
+      if (OwnerOf(id) != slot) {
+        return fail(absl::PermissionDeniedError(absl::StrCat("slot ", slot,
+                                                             " does not own joint ", ref->index())),
+                    joint_field);
+      }
+      if (c.kind_case() == v1::Command::kDestroyJoint) destroyed_joints.insert(id.index);
+      if (c.kind_case() == v1::Command::kJoint) {
+        const JointType type = world_->GetJointType(id).value();
+        if (absl::Status s = CheckJointChange(type, c.joint()); !s.ok()) {
+          const std::string change = JointChangeName(c.joint());
+          return fail(s, change.empty() ? "joint" : "joint." + change);
+        }
+      }
     }
     switch (c.kind_case()) {
       case v1::Command::kApplyForce:
@@ -806,6 +923,26 @@ absl::Status Simulation::ApplyCommand(uint32_t slot, const v1::Command& c) {
       if (s.ok()) owners_.erase(id.index);
       return s;
     }
+    case v1::Command::kJoint:
+    case v1::Command::kDestroyJoint: {
+      std::string joint_field;
+      const v1::JointRef* ref = CommandJoint(c, &joint_field);
+      const JointId joint = ToJointId(*ref);
+      if (!world_->IsValid(joint)) {
+        return absl::NotFoundError(absl::StrCat(joint_field, ": joint ", ref->index(), " is gone"));
+      }
+      if (OwnerOf(joint) != slot) {
+        return absl::PermissionDeniedError(
+            absl::StrCat(joint_field, ": slot ", slot, " does not own joint ", ref->index()));
+      }
+      if (c.kind_case() == v1::Command::kJoint) {
+        return WithField(ApplyJointChange(world_.get(), joint, c.joint()),
+                         "joint." + JointChangeName(c.joint()));
+      }
+      absl::Status s = world_->DestroyJoint(joint);
+      if (s.ok()) joint_owners_.erase(joint.index);
+      return s;
+    }
     case v1::Command::KIND_NOT_SET:
       break;
   }
@@ -834,17 +971,22 @@ absl::Status Simulation::ApplyAndStep(std::span<const v1::ConfirmedInput> inputs
       }
     }
   }
-  return world_->Step(time_step_);
+  if (absl::Status s = world_->Step(time_step_); !s.ok()) return s;
+  // Joints end without a command too (they break, or go with a destroyed
+  // body): ownership is kept for live joints only, so checkpoints list no
+  // stale entries.
+  for (auto it = joint_owners_.begin(); it != joint_owners_.end();) {
+    const bool live = world_->IsValid(JointIdOf(it->first, it->second.first));
+    it = live ? std::next(it) : joint_owners_.erase(it);
+  }
+  return absl::OkStatus();
 }
 
 absl::Status Simulation::RestoreCheckpoint(const v1::Checkpoint& checkpoint) {
   if (absl::Status s = RestoreSnapshot(checkpoint.snapshot(), world_.get()); !s.ok()) {
     return WithField(s, "checkpoint.snapshot");
   }
-  owners_.clear();
-  for (const v1::OwnedBody& o : checkpoint.owners()) {
-    owners_[o.body().index()] = {o.body().generation(), o.slot()};
-  }
+  SetOwners(checkpoint);
   hash_ = HashWorld(*world_, &scratch_);
   if (checkpoint.state_hash() != 0 && checkpoint.state_hash() != hash_) {
     return absl::DataLossError(absl::StrCat("checkpoint.state_hash: the snapshot of tick ",
@@ -857,6 +999,7 @@ absl::Status Simulation::CopyStateFrom(const Simulation& other) {
   atl::SaveSnapshot(*other.world_, &scratch_);
   if (absl::Status s = RestoreSnapshot(scratch_, world_.get()); !s.ok()) return s;
   owners_ = other.owners_;
+  joint_owners_ = other.joint_owners_;
   hash_ = other.hash_;
   return absl::OkStatus();
 }
@@ -866,6 +1009,7 @@ v1::Checkpoint Simulation::SaveCheckpoint(const std::vector<uint64_t>& last_sequ
   cp.set_tick(tick());
   cp.set_snapshot(atl::SaveSnapshot(*world_));
   for (v1::OwnedBody& o : Owners()) *cp.add_owners() = std::move(o);
+  for (v1::OwnedJoint& o : JointOwners()) *cp.add_joint_owners() = std::move(o);
   cp.set_state_hash(hash_);
   for (uint64_t s : last_sequence) cp.add_last_sequence(s);
   return cp;

@@ -6,6 +6,7 @@
 
 #include "atoll/client/connection.h"
 #include "atoll/server/simulation.h"
+#include "atoll/sim/frame_events.h"
 
 namespace atl::testing {
 
@@ -117,6 +118,7 @@ v1::ClientMessage InputMessage(uint64_t sequence, uint64_t target_tick,
         cp.set_tick(s.tick());
         cp.set_snapshot(s.data());
         *cp.mutable_owners() = s.owners();
+        *cp.mutable_joint_owners() = s.joint_owners();
         cp.set_state_hash(s.state_hash());
         made = server::Simulation::Restore(spec, config, cp);
       }
@@ -142,6 +144,18 @@ v1::ClientMessage InputMessage(uint64_t sequence, uint64_t target_tick,
     if (sim->hash() != f.state_hash()) {
       return ::testing::AssertionFailure() << "tick " << f.tick() << ": local hash " << sim->hash()
                                            << " != server hash " << f.state_hash();
+    }
+    // The events too: the server's Frame and the local step's, field for
+    // field in engine order.
+    v1::Frame local, remote;
+    sim::AppendStepEvents(sim->world(), &local);
+    *remote.mutable_events() = f.events();
+    *remote.mutable_sensor_events() = f.sensor_events();
+    *remote.mutable_joint_breaks() = f.joint_breaks();
+    if (local.SerializeAsString() != remote.SerializeAsString()) {
+      return ::testing::AssertionFailure() << "tick " << f.tick() << ": local events "
+                                           << local.ShortDebugString() << " != server events "
+                                           << remote.ShortDebugString();
     }
   }
   if (sim == nullptr) return ::testing::AssertionFailure() << "no snapshot in the stream";

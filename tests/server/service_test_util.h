@@ -39,7 +39,8 @@ v1::ClientMessage InputMessage(uint64_t sequence, uint64_t target_tick,
 /// Re-simulates a session's stream locally: from the SceneSpec when the
 /// stream starts at tick 0 (checking the snapshot's hash), from its first
 /// snapshot otherwise; applies each Frame's confirmed inputs with
-/// Simulation::Step and compares every hash. Frames must be contiguous.
+/// Simulation::Step and compares every hash and every event list (contact,
+/// sensor, joint break). Frames must be contiguous.
 /// *last_tick receives the last verified tick.
 ::testing::AssertionResult ResimulateStream(const std::vector<v1::ServerMessage>& messages,
                                             const v1::SceneSpec& spec,

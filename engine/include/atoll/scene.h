@@ -47,6 +47,9 @@ struct SceneJoint {
   int32_t body_a = 0;
   int32_t body_b = 0;
   SceneJointDef def;
+  /// World::SetJointBreakThresholds; infinity: never breaks.
+  float break_force = kInfinity;
+  float break_torque = kInfinity;
 };
 
 /// Bodies and joints that join a running scene at one step, and bodies that

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "absl/strings/str_cat.h"
+#include "atoll/assert.h"
 #include "atoll/scene.h"
 #include "scenes/compound_scenes.h"
 #include "scenes/joint_scenes.h"
@@ -145,9 +146,14 @@ absl::StatusOr<JointId> AddSceneJoint(World* world, const SceneJoint& joint,
     return absl::InvalidArgumentError(
         absl::StrCat("body index out of range (", joint.body_a, ", ", joint.body_b, " of ", count, ")"));
   }
+  // NaN fails both comparisons.
+  if (!(joint.break_force >= 0.0f) || !(joint.break_torque >= 0.0f)) {
+    return absl::InvalidArgumentError(absl::StrCat("break thresholds must be >= 0, got ",
+                                                   joint.break_force, " and ", joint.break_torque));
+  }
   const BodyId a = is_target ? BodyId() : bodies[joint.body_a];
   const BodyId b = bodies[joint.body_b];
-  return std::visit(
+  absl::StatusOr<JointId> id = std::visit(
       [&](auto def) -> absl::StatusOr<JointId> {
         using T = decltype(def);
         if constexpr (std::is_same_v<T, TargetJointDef>) {
@@ -165,6 +171,10 @@ absl::StatusOr<JointId> AddSceneJoint(World* world, const SceneJoint& joint,
         }
       },
       joint.def);
+  if (!id.ok() || (joint.break_force == kInfinity && joint.break_torque == kInfinity)) return id;
+  const absl::Status set = world->SetJointBreakThresholds(*id, joint.break_force, joint.break_torque);
+  ATOLL_ASSERT(set.ok());  // the thresholds were checked above
+  return id;
 }
 
 absl::StatusOr<std::unique_ptr<World>> BuildWorld(const SceneDesc& desc) {

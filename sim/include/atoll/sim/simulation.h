@@ -38,10 +38,12 @@ absl::StatusOr<v1::WorldConfig> NormalizeWorldConfig(
     const v1::WorldConfig& config, uint32_t server_max_bodies);
 
 /// A scene spec turned into engine data: the SceneDesc, the owner slot of
-/// each body (0 = none) and the spawn templates by name.
+/// each body and joint (0 = none) and the spawn templates by name.
 struct BuiltScene {
   SceneDesc desc;
   std::vector<uint32_t> owners;
+  /// The owner slot of each joint of desc.joints (0 = none).
+  std::vector<uint32_t> joint_owners;
   std::map<std::string, SceneBody> templates;
 };
 
@@ -57,6 +59,9 @@ absl::StatusOr<BuiltScene> BuildScene(const v1::SceneSpec& spec,
 /// BodyRef <-> engine BodyId (worlds hosted by the server have world_id 1).
 BodyId ToBodyId(const v1::BodyRef& ref);
 v1::BodyRef ToBodyRef(BodyId id);
+/// JointRef <-> engine JointId.
+JointId ToJointId(const v1::JointRef& ref);
+v1::JointRef ToJointRef(JointId id);
 
 /// A command the step could not carry out (the body died meanwhile, ...).
 /// Deterministic: every replica fails the same commands.
@@ -133,12 +138,19 @@ class Simulation {
   uint32_t OwnerOf(BodyId id) const;
   /// Owned bodies in index order.
   std::vector<v1::OwnedBody> Owners() const;
+  /// The owner slot of a joint (JointSpec.owner_slot), 0 when none (or the
+  /// joint is gone: destroyed, broken, or with one of its bodies).
+  uint32_t OwnerOf(JointId id) const;
+  /// Owned live joints in index order.
+  std::vector<v1::OwnedJoint> JointOwners() const;
 
  private:
   Simulation() = default;
   absl::Status ApplyCommand(uint32_t slot, const v1::Command& command);
   absl::Status ApplyAndStep(std::span<const v1::ConfirmedInput> inputs,
                             std::vector<CommandFailure>* failures);
+  // Replaces the body and joint owners by the checkpoint's.
+  void SetOwners(const v1::Checkpoint& checkpoint);
 
   v1::WorldConfig config_;
   float time_step_ = 1.0f / 60.0f;
@@ -146,6 +158,8 @@ class Simulation {
   std::map<std::string, SceneBody> templates_;
   // body index -> (generation, slot). Ordered: checkpoints list it in order.
   std::map<uint32_t, std::pair<uint32_t, uint32_t>> owners_;
+  // joint index -> (generation, slot), live joints only (see ApplyAndStep).
+  std::map<uint32_t, std::pair<uint32_t, uint32_t>> joint_owners_;
   uint64_t hash_ = 0;
   std::string scratch_;
 };
