@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 #include <utility>
+#include <variant>
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/message.h>
@@ -379,9 +380,9 @@ absl::StatusOr<SceneJoint> ToTargetJoint(const SceneDesc& desc, const v1::Target
   return SceneJoint{0, static_cast<int32_t>(j.body()), def};
 }
 
-// Joint `field` of the spec as a scene joint between bodies of `desc`.
-absl::StatusOr<SceneJoint> ToSceneJoint(const SceneDesc& desc, const v1::JointSpec& joint,
-                                        const std::string& field) {
+// The joint of a JointSpec's kind as a scene joint between bodies of `desc`.
+absl::StatusOr<SceneJoint> ToSceneJointOfKind(const SceneDesc& desc, const v1::JointSpec& joint,
+                                              const std::string& field) {
   switch (joint.kind_case()) {
     case v1::JointSpec::kDistance:
       return ToDistanceJoint(desc, joint.distance(), field + ".distance");
@@ -397,6 +398,60 @@ absl::StatusOr<SceneJoint> ToSceneJoint(const SceneDesc& desc, const v1::JointSp
   }
   return Invalid(field,
                  "no joint kind (set distance, revolute, prismatic, weld, wheel, motor or target)");
+}
+
+// Joint `field` of the spec (its kind and break thresholds) as a scene
+// joint between bodies of `desc`.
+absl::StatusOr<SceneJoint> ToSceneJoint(const SceneDesc& desc, const v1::JointSpec& js,
+                                        const std::string& field) {
+  absl::StatusOr<SceneJoint> joint = ToSceneJointOfKind(desc, js, field);
+  if (!joint.ok()) return joint.status();
+  // NaN fails the comparison; infinity is allowed (never breaks).
+  if (js.has_break_force()) {
+    if (!(js.break_force() >= 0.0f)) {
+      return Invalid(field + ".break_force", "must be >= 0 (unset: never breaks)");
+    }
+    joint->break_force = js.break_force();
+  }
+  if (js.has_break_torque()) {
+    if (!(js.break_torque() >= 0.0f)) {
+      return Invalid(field + ".break_torque", "must be >= 0 (unset: never breaks)");
+    }
+    joint->break_torque = js.break_torque();
+  }
+  return joint;
+}
+
+// A spawn template: one body, or a group of bodies and the joints between
+// them (their body indices count the group's bodies).
+absl::StatusOr<SpawnTemplate> ToSpawnTemplate(const v1::BodyTemplate& t, const std::string& field,
+                                              const std::map<std::string, v1::Material>& materials) {
+  SpawnTemplate out;
+  out.group = t.bodies_size() > 0;
+  if (out.group == t.has_body()) {
+    return Invalid(field, "set exactly one of body (a single body) and bodies (a group)");
+  }
+  if (!out.group && t.joints_size() > 0) {
+    return Invalid(field + ".joints", "joints need a group: list the bodies in bodies");
+  }
+  SceneDesc group;
+  for (int i = 0; i < (out.group ? t.bodies_size() : 1); ++i) {
+    const std::string body_field = out.group ? absl::StrCat(field, ".bodies[", i, "]")
+                                             : field + ".body";
+    absl::StatusOr<SceneBody> body =
+        ToSceneBody(out.group ? t.bodies(i) : t.body(), body_field, materials);
+    if (!body.ok()) return body.status();
+    group.bodies.push_back(*std::move(body));
+  }
+  for (int i = 0; i < t.joints_size(); ++i) {
+    absl::StatusOr<SceneJoint> joint =
+        ToSceneJoint(group, t.joints(i), absl::StrCat(field, ".joints[", i, "]"));
+    if (!joint.ok()) return joint.status();
+    group.joints.push_back(*std::move(joint));
+  }
+  out.bodies = std::move(group.bodies);
+  out.joints = std::move(group.joints);
+  return out;
 }
 
 // Which field of a command names its joint ("joint.joint", ...), and the
@@ -545,19 +600,6 @@ absl::StatusOr<BuiltScene> BuildScene(const v1::SceneSpec& spec, uint32_t player
     const std::string field = absl::StrCat("scene.joints[", i, "]");
     absl::StatusOr<SceneJoint> joint = ToSceneJoint(out.desc, js, field);
     if (!joint.ok()) return joint.status();
-    // NaN fails the comparison; infinity is allowed (never breaks).
-    if (js.has_break_force()) {
-      if (!(js.break_force() >= 0.0f)) {
-        return Invalid(field + ".break_force", "must be >= 0 (unset: never breaks)");
-      }
-      joint->break_force = js.break_force();
-    }
-    if (js.has_break_torque()) {
-      if (!(js.break_torque() >= 0.0f)) {
-        return Invalid(field + ".break_torque", "must be >= 0 (unset: never breaks)");
-      }
-      joint->break_torque = js.break_torque();
-    }
     if (js.owner_slot() > player_slots) {
       return Invalid(field + ".owner_slot", absl::StrCat("must be 0..", player_slots,
                                                          " (config.player_slots), got ",
@@ -570,9 +612,9 @@ absl::StatusOr<BuiltScene> BuildScene(const v1::SceneSpec& spec, uint32_t player
     const v1::BodyTemplate& t = spec.templates(i);
     const std::string field = absl::StrCat("scene.templates[", i, "]");
     if (t.name().empty()) return Invalid(field + ".name", "must not be empty");
-    absl::StatusOr<SceneBody> body = ToSceneBody(t.body(), field + ".body", materials);
-    if (!body.ok()) return body.status();
-    if (!out.templates.emplace(t.name(), *std::move(body)).second) {
+    absl::StatusOr<SpawnTemplate> made = ToSpawnTemplate(t, field, materials);
+    if (!made.ok()) return made.status();
+    if (!out.templates.emplace(t.name(), *std::move(made)).second) {
       return Invalid(field + ".name", absl::StrCat("duplicate template '", t.name(), "'"));
     }
   }
@@ -840,12 +882,15 @@ absl::Status Simulation::CheckCommands(uint32_t slot,
         if (absl::Status s = CheckVec(sp.linear_velocity(), "linear_velocity", 1e6f); !s.ok()) {
           return fail(s, "spawn_body");
         }
-        ++spawns;
+        const int queued = spawns;
+        spawns += static_cast<int>(templates_.at(sp.template_name()).bodies.size());
         const int64_t bodies = world_->GetCounters().bodies;
         if (bodies + spawns > static_cast<int64_t>(config_.max_bodies())) {
           return fail(absl::ResourceExhaustedError(absl::StrCat(
-                          "the world has ", bodies, " bodies and ", spawns - 1,
-                          " spawns queued; limit ", config_.max_bodies(), " (config.max_bodies)")),
+                          "the world has ", bodies, " bodies and ", queued,
+                          " spawned bodies queued; '", sp.template_name(), "' adds ",
+                          spawns - queued, "; limit ", config_.max_bodies(),
+                          " (config.max_bodies)")),
                       "spawn_body");
         }
         break;
@@ -906,16 +951,35 @@ absl::Status Simulation::ApplyCommand(uint32_t slot, const v1::Command& c) {
       if (it == templates_.end()) {
         return absl::NotFoundError("spawn_body.template_name: no such template");
       }
-      if (world_->GetCounters().bodies >= static_cast<int32_t>(config_.max_bodies())) {
-        return absl::ResourceExhaustedError("spawn_body: the world is at its body limit");
+      const SpawnTemplate& t = it->second;
+      if (world_->GetCounters().bodies + static_cast<int64_t>(t.bodies.size()) >
+          static_cast<int64_t>(config_.max_bodies())) {
+        return absl::ResourceExhaustedError("spawn_body: the template would pass the body limit");
       }
-      SceneBody body = it->second;
-      body.def.position = ToVec2(sp.position());
-      body.def.angle = sp.angle();
-      body.def.linear_velocity = ToVec2(sp.linear_velocity());
-      absl::StatusOr<BodyId> spawned = AddSceneBody(world_.get(), body);
-      if (!spawned.ok()) return WithField(spawned.status(), "spawn_body");
-      owners_[spawned->index] = {spawned->generation, slot};
+      // A group is placed rigidly: its bodies' poses are in the frame of
+      // the spawn point. A single body takes the spawn pose as is.
+      const Transform at{ToVec2(sp.position()), MakeRot(sp.angle())};
+      std::vector<BodyId> ids;
+      for (const SceneBody& body_template : t.bodies) {
+        SceneBody body = body_template;
+        body.def.position = t.group ? TransformPoint(at, body.def.position) : at.p;
+        body.def.angle = t.group ? sp.angle() + body.def.angle : sp.angle();
+        body.def.linear_velocity = ToVec2(sp.linear_velocity());
+        absl::StatusOr<BodyId> spawned = AddSceneBody(world_.get(), body);
+        if (!spawned.ok()) return WithField(spawned.status(), "spawn_body");
+        owners_[spawned->index] = {spawned->generation, slot};
+        ids.push_back(*spawned);
+      }
+      for (const SceneJoint& joint_template : t.joints) {
+        SceneJoint joint = joint_template;
+        // A target joint's target is a world point: it moves with the group.
+        if (auto* target = std::get_if<TargetJointDef>(&joint.def)) {
+          target->target = TransformPoint(at, target->target);
+        }
+        absl::StatusOr<JointId> made = AddSceneJoint(world_.get(), joint, ids);
+        if (!made.ok()) return WithField(made.status(), "spawn_body");
+        joint_owners_[made->index] = {made->generation, slot};
+      }
       return absl::OkStatus();
     }
     case v1::Command::kDestroyBody: {

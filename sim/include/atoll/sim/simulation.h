@@ -37,6 +37,15 @@ inline constexpr uint64_t kMaxTicksAhead = 120;
 absl::StatusOr<v1::WorldConfig> NormalizeWorldConfig(
     const v1::WorldConfig& config, uint32_t server_max_bodies);
 
+/// A spawn template (v1::BodyTemplate) as engine data: one body, or a
+/// group of bodies posed in the spawn point's frame and the joints between
+/// them (SceneJoint body indices count the group's bodies).
+struct SpawnTemplate {
+  bool group = false;
+  std::vector<SceneBody> bodies;
+  std::vector<SceneJoint> joints;
+};
+
 /// A scene spec turned into engine data: the SceneDesc, the owner slot of
 /// each body and joint (0 = none) and the spawn templates by name.
 struct BuiltScene {
@@ -44,7 +53,7 @@ struct BuiltScene {
   std::vector<uint32_t> owners;
   /// The owner slot of each joint of desc.joints (0 = none).
   std::vector<uint32_t> joint_owners;
-  std::map<std::string, SceneBody> templates;
+  std::map<std::string, SpawnTemplate> templates;
 };
 
 /// Converts a spec. InvalidArgument naming the field ("scene.bodies[2].
@@ -155,7 +164,7 @@ class Simulation {
   v1::WorldConfig config_;
   float time_step_ = 1.0f / 60.0f;
   std::unique_ptr<World> world_;
-  std::map<std::string, SceneBody> templates_;
+  std::map<std::string, SpawnTemplate> templates_;
   // body index -> (generation, slot). Ordered: checkpoints list it in order.
   std::map<uint32_t, std::pair<uint32_t, uint32_t>> owners_;
   // joint index -> (generation, slot), live joints only (see ApplyAndStep).
