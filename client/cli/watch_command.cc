@@ -1,5 +1,6 @@
 // atoll watch — follows a world as a spectator: one line per tick (hash,
-// awake bodies, contact events), optionally SVG frames drawn from the local
+// awake bodies, contact events), one per sensor event and joint break,
+// optionally SVG frames drawn from the local
 // replica, which is stepped with the confirmed inputs and restored from the
 // server's snapshots.
 
@@ -101,6 +102,21 @@ int RunWatchCommand(const std::vector<std::string>& args) {
       if (e.kind() == v1::ContactEvent::KIND_BEGIN) ++begins;
       if (e.kind() == v1::ContactEvent::KIND_END) ++ends;
       if (e.kind() == v1::ContactEvent::KIND_HIT) ++hits;
+    }
+    // Sensor and joint-break events are rare and each one matters to a
+    // game: a line each, as they come.
+    for (const v1::SensorEvent& e : f.sensor_events()) {
+      std::printf("tick %llu sensor %s: shape %u (body %u) %s sensor shape %u (body %u)\n",
+                  static_cast<unsigned long long>(f.tick()),
+                  e.kind() == v1::SensorEvent::KIND_BEGIN ? "begin" : "end", e.visitor_shape(),
+                  e.visitor_body().index(),
+                  e.kind() == v1::SensorEvent::KIND_BEGIN ? "entered" : "left", e.sensor_shape(),
+                  e.sensor_body().index());
+    }
+    for (const v1::JointBreakEvent& e : f.joint_breaks()) {
+      std::printf("tick %llu joint %u:%u broke: force (%.2f, %.2f) N, torque %.2f N m\n",
+                  static_cast<unsigned long long>(f.tick()), e.joint().index(),
+                  e.joint().generation(), e.force().x(), e.force().y(), e.torque());
     }
     const bool in_sync = world->confirmed_tick() == f.tick() &&
                          world->confirmed().hash() == f.state_hash();

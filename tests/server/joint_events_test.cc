@@ -6,6 +6,7 @@
 // breaks. Every stream is re-simulated locally, events included, and the
 // server's recording verifies.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -159,6 +160,23 @@ TEST(JointEventsTest, ThePlayerOpensTheDoorWhenTheSensorSeesTheBall) {
   EXPECT_GE(verdict.ticks_verified(), end);
   EXPECT_TRUE(player->Close().ok());
   std::filesystem::remove_all(data_dir);
+}
+
+TEST(JointEventsTest, AtollWatchPrintsEachSensorEvent) {
+  auto server = ServerProcess::Start();
+  ASSERT_TRUE(server.ok()) << server.status();
+  const std::string flag = "--server=" + (*server)->address();
+  std::string output;
+  ASSERT_EQ(RunCommand({BinaryPath("atoll"), "create", kDoorScene, flag, "--id=door",
+                        "--slots=1"}, &output), 0)
+      << output;
+  ASSERT_EQ(RunCommand({BinaryPath("atoll"), "watch", "door", flag, "--ticks=150"}, &output), 0)
+      << output;
+  // The ball (body 3, shape 3) reaches the sensor (body 1, shape 1) after
+  // about 72 ticks.
+  EXPECT_THAT(output, ::testing::ContainsRegex(
+                          "tick [0-9]+ sensor begin: shape 3 \\(body 3\\) entered sensor shape 1 "
+                          "\\(body 1\\)"));
 }
 
 // A 1 kg box hangs from a static hook by a revolute joint that breaks
