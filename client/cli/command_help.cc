@@ -154,6 +154,19 @@ const std::vector<CommandSpec>& AllCommands() {
        .example =
            "atoll bot demo --server=127.0.0.1:50051 --players=2 --tokens=T1,T2 "
            "--latency=30ms"},
+      {.name = "query",
+       .summary = "ray cast (--ray, --all) or overlap (--aabb, --circle, "
+                  "--box, --polygon) against a world's newest tick; print the "
+                  "tick and the shapes found",
+       .usage = "atoll query WORLD --server=HOST:PORT --KIND=NUMBERS [flags]",
+       .arguments = "WORLD (a world id)",
+       .min_args = 1,
+       .max_args = 1,
+       .flags = {"server", "timeout", "ray", "all", "aabb", "circle", "box",
+                 "polygon", "filter"},
+       .required_flags = {"server"},
+       .example = "atoll query demo --server=127.0.0.1:50051 "
+                  "--ray=-10,1,20,0 --all"},
       {.name = "verify",
        .summary = "re-simulate a recording file against its hash chain",
        .usage = "atoll verify RECORDING",

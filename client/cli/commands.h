@@ -27,6 +27,9 @@ int RunBotCommand(const std::vector<std::string>& args);
 int RunVerifyCommand(const std::vector<std::string>& args);
 /// atoll batch SCENE --steps N: BatchService.Run with a progress bar.
 int RunBatchCommand(const std::vector<std::string>& args);
+/// atoll query WORLD --ray=... | --aabb=... | --circle=... | --box=... |
+/// --polygon=...: one QueryService call; prints the tick and the shapes.
+int RunQueryCommand(const std::vector<std::string>& args);
 
 }  // namespace atl::cli
 

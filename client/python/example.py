@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Creates a world, joins it as player 1, pushes its circle every tick and
-prints the server's state hashes.
+"""Creates a world, joins it as player 1, pushes its circle every tick,
+prints the server's state hashes, then ray-casts and overlaps against the
+world.
 
     PYTHONPATH=build/rel/python:client/python \
         python3 client/python/example.py HOST:PORT [TICKS]
@@ -56,6 +57,12 @@ def main():
             print(f"tick {frame.tick} hash {frame.state_hash:016x} commands {mine}")
             seen += 1
     player.leave()
+    # What lies below (-5, 5)? The floor's top (y = 0.5), 4.5 m down.
+    below = client.ray_cast(world_id, (-5, 5), (0, -10))
+    print(f"ray hit body {below.hit.body.index} at fraction {below.hit.fraction:.3f}"
+          f" (tick {below.tick})")
+    near = client.overlap_circle(world_id, (-5, 1), 0.6)
+    print(f"overlap {[s.body.index for s in near.shapes]} (tick {near.tick})")
     client.destroy_world(world_id)
     client.close()
     print("ok")

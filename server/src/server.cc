@@ -19,6 +19,7 @@
 #include "absl/synchronization/mutex.h"
 #include "batch_service.h"
 #include "info_service.h"
+#include "query_service.h"
 #include "replay_service.h"
 #include "send_thread.h"
 #include "sync_thread.h"
@@ -133,6 +134,7 @@ class ServerImpl final : public Server {
     pool_ = std::make_unique<WorkerPool>(options.batch_threads, 64);
     world_service_ = std::make_unique<WorldService>(registry_.get());
     session_service_ = std::make_unique<SessionService>(registry_.get(), send_thread_.get());
+    query_service_ = std::make_unique<QueryService>(registry_.get());
     replay_service_ = std::make_unique<ReplayService>(pool_.get());
     batch_service_ =
         std::make_unique<BatchService>(pool_.get(), options.max_bodies_per_world);
@@ -161,6 +163,7 @@ class ServerImpl final : public Server {
     builder.RegisterService(&info_);
     builder.RegisterService(world_service_.get());
     builder.RegisterService(session_service_.get());
+    builder.RegisterService(query_service_.get());
     builder.RegisterService(replay_service_.get());
     builder.RegisterService(batch_service_.get());
     server_ = builder.BuildAndStart();
@@ -223,6 +226,7 @@ class ServerImpl final : public Server {
   InfoService info_;
   std::unique_ptr<WorldService> world_service_;
   std::unique_ptr<SessionService> session_service_;
+  std::unique_ptr<QueryService> query_service_;
   std::unique_ptr<ReplayService> replay_service_;
   std::unique_ptr<BatchService> batch_service_;
   std::unique_ptr<grpc::Server> server_;

@@ -80,6 +80,9 @@ int CountSpawns(const v1::ConfirmedInput& input) {
   return n;
 }
 
+// Query's admission condition (evaluated by absl::Mutex under mu_).
+bool NoTickWaiting(const std::atomic<bool>* tick_waiting) { return !tick_waiting->load(); }
+
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Create(
@@ -195,6 +198,23 @@ uint64_t WorldHost::tick() const {
   return sim_->tick();
 }
 
+absl::StatusOr<uint64_t> WorldHost::Query(absl::FunctionRef<void(const World&)> query) const {
+  // The world is not thread-safe even for reads (a broad phase may rebuild
+  // its index lazily inside a query), so a query needs the lock a step
+  // takes; the alternatives cost more than the query: a copy of the world
+  // per tick for readers, or a hop to the tick thread, where queries would
+  // run back to back between ticks and delay the next one by their sum.
+  // Held for the query alone, and not taken while a tick waits for it
+  // (tick_waiting_): a tick is delayed by at most the one query already
+  // running, however many clients query at once. The unlock at the end of
+  // Tick re-evaluates the condition (tick_waiting_ is false by then) and
+  // admits the waiting queries.
+  absl::MutexLock lock(&mu_, absl::Condition(&NoTickWaiting, &tick_waiting_));
+  if (stopped_) return absl::UnavailableError("the world is shutting down");
+  query(sim_->world());
+  return sim_->tick();
+}
+
 v1::Frame WorldHost::MakeFrameLocked(std::vector<v1::ConfirmedInput> inputs) const {
   v1::Frame frame;
   frame.set_tick(sim_->tick());
@@ -219,7 +239,11 @@ void WorldHost::RetainLocked(v1::Frame frame, std::optional<v1::Checkpoint> chec
 }
 
 void WorldHost::Tick(absl::Duration lateness) {
+  // Announced before locking, so that queries arriving from now on wait
+  // behind this tick instead of taking mu_ first (Query).
+  tick_waiting_.store(true);
   absl::MutexLock lock(&mu_);
+  tick_waiting_.store(false);
   if (stopped_) return;
   if (lateness > period()) ++late_ticks_;
   max_lateness_ = std::max(max_lateness_, lateness);

@@ -6,11 +6,13 @@
 // SubmitInput / Ack / Leave from gRPC threads. One mutex guards everything;
 // Tick holds it for one step, so a client can delay a tick only by the time
 // it takes to check one Input. Messages leave through each session's
-// bounded Outbox, which never blocks the tick.
+// bounded Outbox, which never blocks the tick. Queries (QueryService) hold
+// the mutex for the query alone and yield to a waiting tick (see Query).
 
 #ifndef ATOLL_SERVER_WORLD_HOST_H_
 #define ATOLL_SERVER_WORLD_HOST_H_
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
@@ -109,6 +112,13 @@ class WorldHost {
   /// base (an older or unknown tick leaves the base as it was).
   void Ack(const Outbox* session, uint64_t snapshot_tick);
 
+  /// Runs `query` on the world's newest state (after the last finished
+  /// step) and returns that state's tick. `query` must only read the world
+  /// (World's const queries) and should be short: ticks wait for it. It
+  /// never starts while a tick is waiting, so a tick waits for at most the
+  /// one query already running. Unavailable once the world is stopped.
+  absl::StatusOr<uint64_t> Query(absl::FunctionRef<void(const World&)> query) const;
+
   v1::WorldInfo Info() const;
   /// The recording so far without its join tokens; with `header_only`, the
   /// header alone (from memory, no file read).
@@ -170,6 +180,9 @@ class WorldHost {
   const WorldHostOptions options_;
 
   mutable absl::Mutex mu_;
+  // True from just before Tick asks for mu_ until it holds it: Query waits
+  // while it is set, so queries cannot queue up in front of a tick.
+  std::atomic<bool> tick_waiting_{false};
   std::unique_ptr<Simulation> sim_ ABSL_GUARDED_BY(mu_);
   std::unique_ptr<RecordingWriter> recording_ ABSL_GUARDED_BY(mu_);
   std::vector<std::string> tokens_ ABSL_GUARDED_BY(mu_);  // index slot-1

@@ -18,8 +18,9 @@ using ::atl::testing::BinaryPath;
 using ::atl::testing::RunCommand;
 
 constexpr const char* kCommands[] = {"version", "health",   "worlds",  "create",
-                                     "destroy", "watch",    "bot",     "verify",
-                                     "batch",   "synctest", "loadtest"};
+                                     "destroy", "watch",    "bot",     "query",
+                                     "verify",  "batch",    "synctest",
+                                     "loadtest"};
 
 // What `atoll args...` printed on one stream and its exit code (RunCommand
 // merges the two streams, so the other one goes to /dev/null in a shell).

@@ -4,8 +4,9 @@
     python_example_test.py ATOLL_SERVER EXAMPLE_PY
 
 Starts the server on a free loopback port, runs the example (stock Python
-gRPC over the generated stubs), and checks that it printed one hash per tick
-and finished. Exit 0 on success.
+gRPC over the generated stubs), and checks that it printed one hash per tick,
+that its ray cast and overlap found the floor, and that it finished. Exit 0
+on success.
 """
 
 import os
@@ -48,6 +49,12 @@ def main():
         pushed = re.findall(r"commands [1-9]", result.stdout)
         if not pushed:
             print("no input of the example was confirmed", file=sys.stderr)
+            return 1
+        if "ray hit body 0 at fraction 0.450" not in result.stdout:
+            print("the ray cast did not find the floor 4.5 m down", file=sys.stderr)
+            return 1
+        if "overlap [0]" not in result.stdout:
+            print("the circle overlap did not find the floor alone", file=sys.stderr)
             return 1
         if not result.stdout.rstrip().endswith("ok"):
             return 1

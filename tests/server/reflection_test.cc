@@ -61,6 +61,7 @@ TEST(ReflectionTest, ListsAtollAndHealthServices) {
     bytes.append(reinterpret_cast<const char*>(s.begin()), s.size());
   }
   EXPECT_NE(bytes.find("atl.v1.InfoService"), std::string::npos);
+  EXPECT_NE(bytes.find("atl.v1.QueryService"), std::string::npos);
   EXPECT_NE(bytes.find("grpc.health.v1.Health"), std::string::npos);
 }
 
