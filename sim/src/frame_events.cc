@@ -18,8 +18,8 @@ void SetShapeBody(const World& world, ShapeId shape, v1::BodyRef* ref) {
   }
 }
 
-v1::ContactEvent* AddContact(const World& world, v1::ContactEvent::Kind kind, ShapeId a,
-                             ShapeId b, v1::Frame* frame) {
+v1::ContactEvent* AddContact(const World& world, v1::ContactEvent::Kind kind,
+                             ShapeId a, ShapeId b, v1::Frame* frame) {
   v1::ContactEvent* e = frame->add_events();
   e->set_kind(kind);
   e->set_shape_a(a.index);
@@ -29,8 +29,8 @@ v1::ContactEvent* AddContact(const World& world, v1::ContactEvent::Kind kind, Sh
   return e;
 }
 
-void AddSensor(const World& world, v1::SensorEvent::Kind kind, ShapeId sensor, ShapeId visitor,
-               v1::Frame* frame) {
+void AddSensor(const World& world, v1::SensorEvent::Kind kind, ShapeId sensor,
+               ShapeId visitor, v1::Frame* frame) {
   v1::SensorEvent* e = frame->add_sensor_events();
   e->set_kind(kind);
   e->set_sensor_shape(sensor.index);
@@ -44,14 +44,17 @@ void AddSensor(const World& world, v1::SensorEvent::Kind kind, ShapeId sensor, S
 void AppendStepEvents(const World& world, v1::Frame* frame) {
   const StepEvents& events = world.events();
   for (const ContactBeginEvent& b : events.contact_begin) {
-    v1::ContactEvent* e = AddContact(world, v1::ContactEvent::KIND_BEGIN, b.shape_a, b.shape_b, frame);
+    v1::ContactEvent* e = AddContact(world, v1::ContactEvent::KIND_BEGIN,
+                                     b.shape_a, b.shape_b, frame);
     SetVec(e->mutable_normal(), b.normal);
   }
   for (const ContactEndEvent& end : events.contact_end) {
-    AddContact(world, v1::ContactEvent::KIND_END, end.shape_a, end.shape_b, frame);
+    AddContact(world, v1::ContactEvent::KIND_END, end.shape_a, end.shape_b,
+               frame);
   }
   for (const ContactHitEvent& h : events.contact_hit) {
-    v1::ContactEvent* e = AddContact(world, v1::ContactEvent::KIND_HIT, h.shape_a, h.shape_b, frame);
+    v1::ContactEvent* e = AddContact(world, v1::ContactEvent::KIND_HIT,
+                                     h.shape_a, h.shape_b, frame);
     SetVec(e->mutable_normal(), h.normal);
     SetVec(e->mutable_point(), h.point);
     e->set_approach_speed(h.approach_speed);

@@ -24,7 +24,8 @@ std::string JointChangeName(const v1::JointCommand& command);
 absl::Status CheckJointChange(JointType type, const v1::JointCommand& command);
 
 /// Makes the change through the engine's joint setter; its error as is.
-absl::Status ApplyJointChange(World* world, JointId joint, const v1::JointCommand& command);
+absl::Status ApplyJointChange(World* world, JointId joint,
+                              const v1::JointCommand& command);
 
 }  // namespace atl::sim
 

@@ -424,8 +424,9 @@ absl::StatusOr<SceneJoint> ToSceneJoint(const SceneDesc& desc, const v1::JointSp
 
 // A spawn template: one body, or a group of bodies and the joints between
 // them (their body indices count the group's bodies).
-absl::StatusOr<SpawnTemplate> ToSpawnTemplate(const v1::BodyTemplate& t, const std::string& field,
-                                              const std::map<std::string, v1::Material>& materials) {
+absl::StatusOr<SpawnTemplate> ToSpawnTemplate(
+    const v1::BodyTemplate& t, const std::string& field,
+    const std::map<std::string, v1::Material>& materials) {
   SpawnTemplate out;
   out.group = t.bodies_size() > 0;
   if (out.group == t.has_body()) {
@@ -459,7 +460,9 @@ absl::StatusOr<SpawnTemplate> ToSpawnTemplate(const v1::BodyTemplate& t, const s
 const v1::JointRef* CommandJoint(const v1::Command& c, std::string* name) {
   switch (c.kind_case()) {
     case v1::Command::kJoint: *name = "joint.joint"; return &c.joint().joint();
-    case v1::Command::kDestroyJoint: *name = "destroy_joint.joint"; return &c.destroy_joint().joint();
+    case v1::Command::kDestroyJoint:
+      *name = "destroy_joint.joint";
+      return &c.destroy_joint().joint();
     default: return nullptr;
   }
 }

@@ -69,17 +69,21 @@ TEST(CarSceneTest, TwoPlayersDriveAndSpawnAndEveryReplicaAndTheRecordingAgree) {
   ASSERT_TRUE(p1->WaitForTick(30, absl::Seconds(20)));
 
   // Wheels turning clockwise (negative rad/s) roll the car towards +x.
-  ASSERT_TRUE(p1->Send(InputMessage(1, 0, {Motor(0, -12.0f), Motor(1, -12.0f)})));
+  ASSERT_TRUE(
+      p1->Send(InputMessage(1, 0, {Motor(0, -12.0f), Motor(1, -12.0f)})));
   ASSERT_TRUE(p2->Send(InputMessage(1, 0, {Spawn("ragdoll", 0.0f, 3.0f)})));
   ASSERT_TRUE(p2->Send(InputMessage(2, 0, {Spawn("car", -25.0f, 3.5f)})));
   const uint64_t end = p1->last_tick() + 240;
-  for (auto* p : {p1.get(), p2.get()}) ASSERT_TRUE(p->WaitForTick(end, absl::Seconds(30)));
+  for (auto* p : {p1.get(), p2.get()})
+    ASSERT_TRUE(p->WaitForTick(end, absl::Seconds(30)));
 
   for (auto* p : {p1.get(), p2.get()}) {
     const std::vector<v1::ServerMessage> messages = p->messages();
-    for (const v1::ServerMessage& m : messages) EXPECT_FALSE(m.has_error()) << m.error().message();
+    for (const v1::ServerMessage& m : messages)
+      EXPECT_FALSE(m.has_error()) << m.error().message();
     uint64_t last = 0;
-    EXPECT_TRUE(ResimulateStream(messages, request.scene(), world.world().config(), &last));
+    EXPECT_TRUE(ResimulateStream(messages, request.scene(),
+                                 world.world().config(), &last));
     EXPECT_GE(last, end);
   }
 
@@ -89,10 +93,14 @@ TEST(CarSceneTest, TwoPlayersDriveAndSpawnAndEveryReplicaAndTheRecordingAgree) {
   const v1::Recording recording = GetRecording(address, "cars");
   auto sim = sim::Simulation::Create(request.scene(), world.world().config());
   ASSERT_TRUE(sim.ok()) << sim.status();
-  const float start_x = (*sim)->world().GetBody((*sim)->world().GetBodyIds()[kChassis])->transform.p.x;
+  const float start_x = (*sim)
+                            ->world()
+                            .GetBody((*sim)->world().GetBodyIds()[kChassis])
+                            ->transform.p.x;
   for (const v1::RecordedTick& t : recording.ticks()) {
     if (t.tick() > end) break;
-    std::vector<v1::ConfirmedInput> inputs(t.inputs().begin(), t.inputs().end());
+    std::vector<v1::ConfirmedInput> inputs(t.inputs().begin(),
+                                           t.inputs().end());
     std::vector<sim::CommandFailure> failures;
     ASSERT_TRUE((*sim)->Step(inputs, &failures).ok());
     for (const sim::CommandFailure& f : failures) ADD_FAILURE() << f.status;
@@ -114,7 +122,8 @@ TEST(CarSceneTest, TwoPlayersDriveAndSpawnAndEveryReplicaAndTheRecordingAgree) {
                                .string();
   ASSERT_TRUE(client::WriteRecordingFile(path, recording).ok());
   std::string output;
-  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "verify", path}, &output), 0) << output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "verify", path}, &output), 0)
+      << output;
   EXPECT_THAT(output, ::testing::HasSubstr("ok"));
   std::filesystem::remove(path);
   EXPECT_TRUE(p1->Close().ok());

@@ -65,7 +65,8 @@ float BodyX(const sim::Simulation& sim, uint32_t index) {
 }
 
 // The first tick whose Frame reports a sensor begin, if any.
-std::optional<uint64_t> SensorBeginTick(const std::vector<v1::ServerMessage>& messages) {
+std::optional<uint64_t> SensorBeginTick(
+    const std::vector<v1::ServerMessage>& messages) {
   for (const v1::ServerMessage& m : messages) {
     if (!m.has_frame()) continue;
     for (const v1::SensorEvent& e : m.frame().sensor_events()) {
@@ -79,8 +80,11 @@ std::optional<uint64_t> SensorBeginTick(const std::vector<v1::ServerMessage>& me
 void Replay(const std::vector<v1::ServerMessage>& messages, uint64_t tick,
             sim::Simulation* sim) {
   for (const v1::ServerMessage& m : messages) {
-    if (!m.has_frame() || m.frame().tick() != sim->tick() + 1 || sim->tick() >= tick) continue;
-    std::vector<v1::ConfirmedInput> inputs(m.frame().inputs().begin(), m.frame().inputs().end());
+    if (!m.has_frame() || m.frame().tick() != sim->tick() + 1 ||
+        sim->tick() >= tick)
+      continue;
+    std::vector<v1::ConfirmedInput> inputs(m.frame().inputs().begin(),
+                                           m.frame().inputs().end());
     ASSERT_TRUE(sim->Step(inputs, nullptr).ok());
   }
 }
@@ -88,8 +92,9 @@ void Replay(const std::vector<v1::ServerMessage>& messages, uint64_t tick,
 TEST(JointEventsTest, ShutDoorStopsTheBall) {
   // The control, without a server: nobody opens the door, so the ball
   // stays on the sensor's side of it.
-  auto sim = sim::Simulation::Create(LoadSceneSpec(kDoorScene),
-                                     sim::NormalizeWorldConfig(DoorConfig(), 1000).value());
+  auto sim = sim::Simulation::Create(
+      LoadSceneSpec(kDoorScene),
+      sim::NormalizeWorldConfig(DoorConfig(), 1000).value());
   ASSERT_TRUE(sim.ok()) << sim.status();
   for (int i = 0; i < 360; ++i) ASSERT_TRUE((*sim)->Step({}, nullptr).ok());
   EXPECT_LT(BodyX(**sim, kBall), 2.0f - 0.2f - 0.5f + 0.05f);
@@ -115,18 +120,22 @@ TEST(JointEventsTest, ThePlayerOpensTheDoorWhenTheSensorSeesTheBall) {
 
   // React to the stream as a game client would.
   ASSERT_TRUE(player->WaitFor(
-      [](const std::vector<v1::ServerMessage>& m) { return SensorBeginTick(m).has_value(); },
+      [](const std::vector<v1::ServerMessage>& m) {
+        return SensorBeginTick(m).has_value();
+      },
       absl::Seconds(20)));
   const uint64_t seen = *SensorBeginTick(player->messages());
   ASSERT_TRUE(player->Send(InputMessage(1, 0, {OpenDoor(4.0f)})));
   const uint64_t end = seen + 180;
   ASSERT_TRUE(player->WaitForTick(end, absl::Seconds(20)));
   const std::vector<v1::ServerMessage> messages = player->messages();
-  for (const v1::ServerMessage& m : messages) EXPECT_FALSE(m.has_error()) << m.error().message();
+  for (const v1::ServerMessage& m : messages)
+    EXPECT_FALSE(m.has_error()) << m.error().message();
 
   // Hashes and every event list, re-simulated locally from the stream.
   uint64_t last = 0;
-  EXPECT_TRUE(ResimulateStream(messages, request.scene(), world.world().config(), &last));
+  EXPECT_TRUE(ResimulateStream(messages, request.scene(),
+                               world.world().config(), &last));
   EXPECT_GE(last, end);
   // The sensor reported the ball's arrival when it reached the zone's left
   // edge (x = -3) and its departure later; the door went up and let it
@@ -167,16 +176,22 @@ TEST(JointEventsTest, AtollWatchPrintsEachSensorEvent) {
   ASSERT_TRUE(server.ok()) << server.status();
   const std::string flag = "--server=" + (*server)->address();
   std::string output;
-  ASSERT_EQ(RunCommand({BinaryPath("atoll"), "create", kDoorScene, flag, "--id=door",
-                        "--slots=1"}, &output), 0)
+  ASSERT_EQ(RunCommand({BinaryPath("atoll"), "create", kDoorScene, flag,
+                        "--id=door", "--slots=1"},
+                       &output),
+            0)
       << output;
-  ASSERT_EQ(RunCommand({BinaryPath("atoll"), "watch", "door", flag, "--ticks=150"}, &output), 0)
+  ASSERT_EQ(
+      RunCommand({BinaryPath("atoll"), "watch", "door", flag, "--ticks=150"},
+                 &output),
+      0)
       << output;
   // The ball (body 3, shape 3) reaches the sensor (body 1, shape 1) after
   // about 72 ticks.
-  EXPECT_THAT(output, ::testing::ContainsRegex(
-                          "tick [0-9]+ sensor begin: shape 3 \\(body 3\\) entered sensor shape 1 "
-                          "\\(body 1\\)"));
+  EXPECT_THAT(output,
+              ::testing::ContainsRegex("tick [0-9]+ sensor begin: shape 3 "
+                                       "\\(body 3\\) entered sensor shape 1 "
+                                       "\\(body 1\\)"));
 }
 
 // A 1 kg box hangs from a static hook by a revolute joint that breaks
@@ -261,7 +276,8 @@ TEST(JointEventsTest, AJointBreaksAtTheSameTickOnTheServerAndInReplay) {
   // ResimulateStream compares each Frame's events with the local step's:
   // the replica breaks the joint at the same tick, with the same numbers.
   uint64_t verified = 0;
-  EXPECT_TRUE(ResimulateStream(messages, request.scene(), world.world().config(), &verified));
+  EXPECT_TRUE(ResimulateStream(messages, request.scene(),
+                               world.world().config(), &verified));
   EXPECT_GT(verified, broke_at);
   EXPECT_TRUE(player->Close().ok());
 }

@@ -59,7 +59,8 @@ v1::SceneSpec PinnedBox() {
 }
 
 std::unique_ptr<Simulation> Make(const v1::SceneSpec& spec) {
-  absl::StatusOr<std::unique_ptr<Simulation>> sim = Simulation::Create(spec, Config());
+  absl::StatusOr<std::unique_ptr<Simulation>> sim =
+      Simulation::Create(spec, Config());
   EXPECT_TRUE(sim.ok()) << sim.status();
   return sim.ok() ? *std::move(sim) : nullptr;
 }
@@ -78,7 +79,8 @@ v1::ConfirmedInput Input(uint32_t slot, std::vector<v1::Command> commands) {
   return in;
 }
 
-v1::Command Change(JointId joint, const std::function<void(v1::JointCommand*)>& set) {
+v1::Command Change(JointId joint,
+                   const std::function<void(v1::JointCommand*)>& set) {
   v1::Command c;
   *c.mutable_joint()->mutable_joint() = ToJointRef(joint);
   set(c.mutable_joint());
@@ -92,8 +94,8 @@ v1::Command Destroy(JointId joint) {
 }
 
 // CheckCommands' verdict on one input of `slot`; *field gets the field.
-absl::Status Check(const Simulation& sim, uint32_t slot, std::vector<v1::Command> commands,
-                   std::string* field) {
+absl::Status Check(const Simulation& sim, uint32_t slot,
+                   std::vector<v1::Command> commands, std::string* field) {
   const v1::ConfirmedInput in = Input(slot, std::move(commands));
   return sim.CheckCommands(slot, in.commands(), 0, field);
 }
@@ -104,7 +106,8 @@ TEST(JointCommandTest, TheOwnerDrivesARevoluteMotor) {
   EXPECT_EQ(sim->OwnerOf(joint), 1u);
   std::vector<v1::Command> commands = {
       Change(joint, [](v1::JointCommand* j) { j->set_enable_motor(true); }),
-      Change(joint, [](v1::JointCommand* j) { j->set_max_motor_torque(100.0f); }),
+      Change(joint,
+             [](v1::JointCommand* j) { j->set_max_motor_torque(100.0f); }),
       Change(joint, [](v1::JointCommand* j) { j->set_motor_speed(3.0f); })};
   std::string field;
   ASSERT_TRUE(Check(*sim, 1, commands, &field).ok());
@@ -150,11 +153,12 @@ TEST(JointCommandTest, BadChangesAreRefusedNamingTheField) {
     std::string message;
   };
   const std::vector<Case> cases = {
-      {[](v1::JointCommand* j) { j->set_max_motor_force(5.0f); }, "joint.max_motor_force",
-       "a revolute joint has no such setting"},
-      {[](v1::JointCommand* j) { j->set_motor_speed(kNan); }, "joint.motor_speed", "finite"},
-      {[](v1::JointCommand* j) { j->set_max_motor_torque(-1.0f); }, "joint.max_motor_torque",
-       ">= 0"},
+      {[](v1::JointCommand* j) { j->set_max_motor_force(5.0f); },
+       "joint.max_motor_force", "a revolute joint has no such setting"},
+      {[](v1::JointCommand* j) { j->set_motor_speed(kNan); },
+       "joint.motor_speed", "finite"},
+      {[](v1::JointCommand* j) { j->set_max_motor_torque(-1.0f); },
+       "joint.max_motor_torque", ">= 0"},
       {[](v1::JointCommand* j) {
          j->mutable_limits()->set_lower(1.0f);
          j->mutable_limits()->set_upper(0.5f);
@@ -165,12 +169,12 @@ TEST(JointCommandTest, BadChangesAreRefusedNamingTheField) {
          j->mutable_limits()->set_upper(0.5f);
        },
        "joint.limits", "[-pi, pi]"},
-      {[](v1::JointCommand* j) { j->mutable_spring()->set_hertz(-2.0f); }, "joint.spring",
-       ">= 0"},
-      {[](v1::JointCommand* j) { SetVec(j->mutable_target(), 1.0f, 1.0f); }, "joint.target",
-       "no such setting"},
-      {[](v1::JointCommand* j) { j->set_distance_length(2.0f); }, "joint.distance_length",
-       "no such setting"},
+      {[](v1::JointCommand* j) { j->mutable_spring()->set_hertz(-2.0f); },
+       "joint.spring", ">= 0"},
+      {[](v1::JointCommand* j) { SetVec(j->mutable_target(), 1.0f, 1.0f); },
+       "joint.target", "no such setting"},
+      {[](v1::JointCommand* j) { j->set_distance_length(2.0f); },
+       "joint.distance_length", "no such setting"},
       {[](v1::JointCommand*) {}, "joint", "no change set"},
   };
   for (const Case& c : cases) {
@@ -181,8 +185,9 @@ TEST(JointCommandTest, BadChangesAreRefusedNamingTheField) {
     EXPECT_THAT(std::string(s.message()), HasSubstr(c.message));
   }
   // A command the check would refuse fails the same way when applied.
-  const v1::ConfirmedInput in =
-      Input(1, {Change(joint, [](v1::JointCommand* j) { j->set_max_motor_force(5.0f); })});
+  const v1::ConfirmedInput in = Input(
+      1, {Change(joint,
+                 [](v1::JointCommand* j) { j->set_max_motor_force(5.0f); })});
   std::vector<CommandFailure> failures;
   std::unique_ptr<Simulation> untouched = Make(PinnedBox());
   EXPECT_EQ(SaveSnapshot(sim->world()), before);
@@ -199,15 +204,18 @@ TEST(JointCommandTest, DestroyedOrStaleJointsAreNotFound) {
   std::string field;
   // Destroyed earlier in the same input.
   EXPECT_EQ(Check(*sim, 1,
-                  {Destroy(joint),
-                   Change(joint, [](v1::JointCommand* j) { j->set_enable_limit(true); })},
+                  {Destroy(joint), Change(joint,
+                                          [](v1::JointCommand* j) {
+                                            j->set_enable_limit(true);
+                                          })},
                   &field)
                 .code(),
             absl::StatusCode::kNotFound);
   EXPECT_EQ(field, "input.commands[1].joint.joint");
   JointId stale = joint;
   stale.generation += 1;
-  EXPECT_EQ(Check(*sim, 1, {Destroy(stale)}, &field).code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(Check(*sim, 1, {Destroy(stale)}, &field).code(),
+            absl::StatusCode::kNotFound);
   EXPECT_EQ(field, "input.commands[0].destroy_joint.joint");
 
   const v1::ConfirmedInput in = Input(1, {Destroy(joint)});
@@ -216,7 +224,8 @@ TEST(JointCommandTest, DestroyedOrStaleJointsAreNotFound) {
   EXPECT_TRUE(failures.empty());
   EXPECT_FALSE(sim->world().IsValid(joint));
   EXPECT_TRUE(sim->JointOwners().empty());
-  EXPECT_EQ(Check(*sim, 1, {Destroy(joint)}, &field).code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(Check(*sim, 1, {Destroy(joint)}, &field).code(),
+            absl::StatusCode::kNotFound);
 }
 
 TEST(JointCommandTest, JointOwnersSurviveACheckpoint) {
@@ -265,22 +274,29 @@ TEST(JointCommandTest, BadBreakThresholdsAndOwnersInTheSpecAreRefused) {
     std::string field;
   };
   const std::vector<Case> cases = {
-      {[](v1::JointSpec* j) { j->set_break_force(kNan); }, "scene.joints[0].break_force"},
-      {[](v1::JointSpec* j) { j->set_break_force(-1.0f); }, "scene.joints[0].break_force"},
-      {[](v1::JointSpec* j) { j->set_break_torque(-1.0f); }, "scene.joints[0].break_torque"},
-      {[](v1::JointSpec* j) { j->set_owner_slot(3); }, "scene.joints[0].owner_slot"},
+      {[](v1::JointSpec* j) { j->set_break_force(kNan); },
+       "scene.joints[0].break_force"},
+      {[](v1::JointSpec* j) { j->set_break_force(-1.0f); },
+       "scene.joints[0].break_force"},
+      {[](v1::JointSpec* j) { j->set_break_torque(-1.0f); },
+       "scene.joints[0].break_torque"},
+      {[](v1::JointSpec* j) { j->set_owner_slot(3); },
+       "scene.joints[0].owner_slot"},
   };
   for (const Case& c : cases) {
     v1::SceneSpec spec = PinnedBox();
     c.set(spec.mutable_joints(0));
-    const absl::StatusOr<std::unique_ptr<Simulation>> sim = Simulation::Create(spec, Config());
+    const absl::StatusOr<std::unique_ptr<Simulation>> sim =
+        Simulation::Create(spec, Config());
     ASSERT_FALSE(sim.ok()) << c.field;
     EXPECT_EQ(sim.status().code(), absl::StatusCode::kInvalidArgument);
-    EXPECT_THAT(std::string(sim.status().message()), ::testing::StartsWith(c.field + ": "));
+    EXPECT_THAT(std::string(sim.status().message()),
+                ::testing::StartsWith(c.field + ": "));
   }
   // Infinity is "never".
   v1::SceneSpec spec = PinnedBox();
-  spec.mutable_joints(0)->set_break_force(std::numeric_limits<float>::infinity());
+  spec.mutable_joints(0)->set_break_force(
+      std::numeric_limits<float>::infinity());
   EXPECT_TRUE(Simulation::Create(spec, Config()).ok());
 }
 
@@ -323,8 +339,10 @@ TEST(JointCommandTest, ABallCrossingASensorBeginsAndEndsASensorEvent) {
   // top leaves the zone's bottom (1.5) after 3.75 m, t = 0.87 s. Sensor
   // overlap is checked at the end of a step, so each is seen within a
   // couple of ticks of 60 Hz.
-  EXPECT_NEAR(static_cast<double>(ticks[0]), std::sqrt(2.0 * 2.25 / kG) * 60.0, 2.0);
-  EXPECT_NEAR(static_cast<double>(ticks[1]), std::sqrt(2.0 * 3.75 / kG) * 60.0, 2.0);
+  EXPECT_NEAR(static_cast<double>(ticks[0]), std::sqrt(2.0 * 2.25 / kG) * 60.0,
+              2.0);
+  EXPECT_NEAR(static_cast<double>(ticks[1]), std::sqrt(2.0 * 3.75 / kG) * 60.0,
+              2.0);
 }
 
 }  // namespace

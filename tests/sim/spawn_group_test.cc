@@ -70,7 +70,8 @@ v1::ConfirmedInput SpawnInput(uint32_t slot, float x, float y, float angle) {
   return in;
 }
 
-TEST(SpawnGroupTest, OneCommandSpawnsTheGroupPlacedRigidlyAndOwnedByTheSpawner) {
+TEST(SpawnGroupTest,
+     OneCommandSpawnsTheGroupPlacedRigidlyAndOwnedByTheSpawner) {
   auto sim = Simulation::Create(PairScene(), Config());
   ASSERT_TRUE(sim.ok()) << sim.status();
   const v1::ConfirmedInput in = SpawnInput(2, 5.0f, 3.0f, kHalfPi);
@@ -107,7 +108,8 @@ TEST(SpawnGroupTest, OneCommandSpawnsTheGroupPlacedRigidlyAndOwnedByTheSpawner) 
   EXPECT_EQ((*replica)->hash(), (*sim)->hash());
 }
 
-TEST(SpawnGroupTest, AGroupThatWouldPassTheBodyLimitIsRefusedAndNothingChanges) {
+TEST(SpawnGroupTest,
+     AGroupThatWouldPassTheBodyLimitIsRefusedAndNothingChanges) {
   // Ground + one pair = 3 bodies; a limit of 4 leaves no room for another.
   auto sim = Simulation::Create(PairScene(), Config(4));
   ASSERT_TRUE(sim.ok()) << sim.status();
@@ -135,13 +137,21 @@ TEST(SpawnGroupTest, BadGroupsAreRefusedByName) {
     std::string field;
   };
   const std::vector<Case> cases = {
-      {[](v1::BodyTemplate* t) { *t->mutable_body() = Box(0, 0); }, "scene.templates[0]: "},
+      {[](v1::BodyTemplate* t) { *t->mutable_body() = Box(0, 0); },
+       "scene.templates[0]: "},
       {[](v1::BodyTemplate* t) { t->clear_bodies(); }, "scene.templates[0]: "},
-      {[](v1::BodyTemplate* t) { t->mutable_joints(0)->mutable_revolute()->set_body_b(2); },
+      {[](v1::BodyTemplate* t) {
+         t->mutable_joints(0)->mutable_revolute()->set_body_b(2);
+       },
        "scene.templates[0].joints[0].revolute.body_b: "},
-      {[](v1::BodyTemplate* t) { t->mutable_joints(0)->set_break_force(-1.0f); },
+      {[](v1::BodyTemplate* t) {
+         t->mutable_joints(0)->set_break_force(-1.0f);
+       },
        "scene.templates[0].joints[0].break_force: "},
-      {[](v1::BodyTemplate* t) { t->mutable_bodies(1)->mutable_shapes(0)->mutable_box()->set_half_width(-1); },
+      {[](v1::BodyTemplate* t) {
+         t->mutable_bodies(1)->mutable_shapes(0)->mutable_box()->set_half_width(
+             -1);
+       },
        "scene.templates[0].bodies[1].shapes[0]"},
   };
   for (const Case& c : cases) {
@@ -160,7 +170,8 @@ TEST(SpawnGroupTest, BadGroupsAreRefusedByName) {
   *t->add_joints() = spec.templates(0).joints(0);
   const auto sim = Simulation::Create(spec, Config());
   ASSERT_FALSE(sim.ok());
-  EXPECT_THAT(std::string(sim.status().message()), StartsWith("scene.templates[1].joints: "));
+  EXPECT_THAT(std::string(sim.status().message()),
+              StartsWith("scene.templates[1].joints: "));
 }
 
 }  // namespace

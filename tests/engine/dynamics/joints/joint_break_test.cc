@@ -1,11 +1,11 @@
 // Breakable joints: a joint whose reaction exceeds its thresholds is
 // destroyed at the end of the step's solve and reported.
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "atoll/snapshot.h"
 #include "engine/dynamics/joints/joint_test_util.h"
@@ -51,7 +51,9 @@ TEST(JointBreakTest, NewJointNeverBreaks) {
 
 TEST(JointBreakTest, HoldsAWeightBelowItsForceThreshold) {
   Hanging h = MakeHanging();
-  ASSERT_TRUE(h.world->SetJointBreakThresholds(h.joint, 1.1f * h.weight, kInfinity).ok());
+  ASSERT_TRUE(
+      h.world->SetJointBreakThresholds(h.joint, 1.1f * h.weight, kInfinity)
+          .ok());
   for (int i = 0; i < 300; ++i) {
     ASSERT_TRUE(h.world->Step(kDt).ok());
     ASSERT_TRUE(h.world->events().joint_break.empty()) << "step " << i;
@@ -63,9 +65,12 @@ TEST(JointBreakTest, HoldsAWeightBelowItsForceThreshold) {
   EXPECT_NEAR(f.x, 0.0f, 1e-3f * h.weight);
 }
 
-TEST(JointBreakTest, BreaksOnTheFirstStepUnderAWeightAboveItsThresholdAndTheBodyFallsFree) {
+TEST(JointBreakTest,
+     BreaksOnTheFirstStepUnderAWeightAboveItsThresholdAndTheBodyFallsFree) {
   Hanging h = MakeHanging();
-  ASSERT_TRUE(h.world->SetJointBreakThresholds(h.joint, 0.9f * h.weight, kInfinity).ok());
+  ASSERT_TRUE(
+      h.world->SetJointBreakThresholds(h.joint, 0.9f * h.weight, kInfinity)
+          .ok());
   ASSERT_TRUE(h.world->Step(kDt).ok());
   const auto& breaks = h.world->events().joint_break;
   ASSERT_EQ(breaks.size(), 1u);
@@ -90,11 +95,13 @@ TEST(JointBreakTest, BreaksOnTheFirstStepUnderAWeightAboveItsThresholdAndTheBody
 
 // A 2 m beam welded at its left end to a static pivot: the weld carries
 // the beam's weight m g and its moment m g L / 2 about the end.
-TEST(JointBreakTest, WeldBreaksOnlyWhenTheBeamsMomentExceedsTheTorqueThreshold) {
+TEST(JointBreakTest,
+     WeldBreaksOnlyWhenTheBeamsMomentExceedsTheTorqueThreshold) {
   for (const float share : {0.8f, 1.25f}) {
     auto world = MakeWorld();
     const BodyId pivot = AddStaticAnchor(world.get(), {0.0f, 5.0f});
-    const BodyId beam = AddDynamicRect(world.get(), {1.0f, 5.0f}, 1.0f, 0.1f, 1.0f);
+    const BodyId beam =
+        AddDynamicRect(world.get(), {1.0f, 5.0f}, 1.0f, 0.1f, 1.0f);
     WeldJointDef jd;
     jd.body_a = pivot;
     jd.body_b = beam;
@@ -102,20 +109,23 @@ TEST(JointBreakTest, WeldBreaksOnlyWhenTheBeamsMomentExceedsTheTorqueThreshold) 
     jd.local_anchor_b = {-1.0f, 0.0f};
     const JointId joint = world->CreateWeldJoint(jd).value();
     const float moment = world->GetBody(beam)->mass * kG * 1.0f;
-    ASSERT_TRUE(world->SetJointBreakThresholds(joint, kInfinity, share * moment).ok());
+    ASSERT_TRUE(
+        world->SetJointBreakThresholds(joint, kInfinity, share * moment).ok());
     int broke_at = -1;
     for (int i = 0; i < 300 && broke_at < 0; ++i) {
       ASSERT_TRUE(world->Step(kDt).ok());
       if (!world->events().joint_break.empty()) {
         broke_at = i;
-        EXPECT_GT(std::abs(world->events().joint_break[0].torque), share * moment);
+        EXPECT_GT(std::abs(world->events().joint_break[0].torque),
+                  share * moment);
       }
     }
     if (share < 1.0f) {
       EXPECT_EQ(broke_at, 0) << "share " << share;
     } else {
       EXPECT_EQ(broke_at, -1) << "share " << share;
-      EXPECT_NEAR(world->GetJointReactionTorque(joint).value(), moment, 0.01f * moment);
+      EXPECT_NEAR(world->GetJointReactionTorque(joint).value(), moment,
+                  0.01f * moment);
     }
   }
 }
@@ -123,18 +133,22 @@ TEST(JointBreakTest, WeldBreaksOnlyWhenTheBeamsMomentExceedsTheTorqueThreshold) 
 // A growing downward pull F = k t on the hanging box: the joint breaks at
 // the first step whose load m g + F exceeds the threshold, the same step in
 // a copy restored from a snapshot taken before it.
-TEST(JointBreakTest, BreaksWhenTheLoadCrossesTheThresholdAndReplaysFromASnapshot) {
+TEST(JointBreakTest,
+     BreaksWhenTheLoadCrossesTheThresholdAndReplaysFromASnapshot) {
   Hanging h = MakeHanging();
   const float threshold = 2.0f * h.weight;
-  ASSERT_TRUE(h.world->SetJointBreakThresholds(h.joint, threshold, kInfinity).ok());
+  ASSERT_TRUE(
+      h.world->SetJointBreakThresholds(h.joint, threshold, kInfinity).ok());
   const float k = 0.05f * h.weight;  // N per step
   // Load at step s (pull applied during s): weight + k (s + 1).
   const int expected = static_cast<int>(std::floor((threshold - h.weight) / k));
   auto run = [&](World* world, int from, int to, std::string* snapshot_at_10) {
     int broke_at = -1;
     for (int s = from; s < to; ++s) {
-      if (s == 10 && snapshot_at_10 != nullptr) *snapshot_at_10 = SaveSnapshot(*world);
-      EXPECT_TRUE(world->ApplyForceToCenter(h.box, {0.0f, -k * (s + 1)}, true).ok());
+      if (s == 10 && snapshot_at_10 != nullptr)
+        *snapshot_at_10 = SaveSnapshot(*world);
+      EXPECT_TRUE(
+          world->ApplyForceToCenter(h.box, {0.0f, -k * (s + 1)}, true).ok());
       EXPECT_TRUE(world->Step(kDt).ok());
       if (!world->events().joint_break.empty() && broke_at < 0) broke_at = s;
     }
@@ -158,9 +172,12 @@ TEST(JointBreakTest, BadThresholdsAreRefusedAndChangeNothing) {
   for (const auto& [force, torque] :
        {std::pair{-1.0f, 1.0f}, std::pair{1.0f, -1.0f}, std::pair{nan, 1.0f},
         std::pair{1.0f, nan}, std::pair{-kInfinity, 1.0f}}) {
-    const absl::Status s = h.world->SetJointBreakThresholds(h.joint, force, torque);
-    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << force << " " << torque;
-    EXPECT_NE(s.message().find("must be >= 0"), std::string::npos) << s.message();
+    const absl::Status s =
+        h.world->SetJointBreakThresholds(h.joint, force, torque);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument)
+        << force << " " << torque;
+    EXPECT_NE(s.message().find("must be >= 0"), std::string::npos)
+        << s.message();
   }
   EXPECT_EQ(SaveSnapshot(*h.world), before);
   ASSERT_TRUE(h.world->DestroyJoint(h.joint).ok());
