@@ -481,6 +481,15 @@ const v1::BodyRef* CommandBody(const v1::Command& c, std::string* name) {
       return &c.set_angular_velocity().body();
     case v1::Command::kSetTransform: *name = "set_transform.body"; return &c.set_transform().body();
     case v1::Command::kDestroyBody: *name = "destroy_body.body"; return &c.destroy_body().body();
+    case v1::Command::kApplyTorque:
+      *name = "apply_torque.body";
+      return &c.apply_torque().body();
+    case v1::Command::kApplyAngularImpulse:
+      *name = "apply_angular_impulse.body";
+      return &c.apply_angular_impulse().body();
+    case v1::Command::kSetGravityScale:
+      *name = "set_gravity_scale.body";
+      return &c.set_gravity_scale().body();
     default: return nullptr;
   }
 }
@@ -856,6 +865,22 @@ absl::Status Simulation::CheckCommands(uint32_t slot,
           return fail(s, "set_angular_velocity");
         }
         break;
+      case v1::Command::kApplyTorque:
+        if (absl::Status s = CheckFloat(c.apply_torque().torque(), "torque"); !s.ok()) {
+          return fail(s, "apply_torque");
+        }
+        break;
+      case v1::Command::kApplyAngularImpulse:
+        if (absl::Status s = CheckFloat(c.apply_angular_impulse().impulse(), "impulse");
+            !s.ok()) {
+          return fail(s, "apply_angular_impulse");
+        }
+        break;
+      case v1::Command::kSetGravityScale:
+        if (absl::Status s = CheckFloat(c.set_gravity_scale().scale(), "scale"); !s.ok()) {
+          return fail(s, "set_gravity_scale");
+        }
+        break;
       case v1::Command::kSetTransform: {
         const absl::StatusOr<BodyInfo> info = world_->GetBody(ToBodyId(c.set_transform().body()));
         if (info.ok() && info->type != BodyType::kKinematic) {
@@ -939,6 +964,12 @@ absl::Status Simulation::ApplyCommand(uint32_t slot, const v1::Command& c) {
       return world_->SetLinearVelocity(id, ToVec2(c.set_linear_velocity().velocity()));
     case v1::Command::kSetAngularVelocity:
       return world_->SetAngularVelocity(id, c.set_angular_velocity().velocity());
+    case v1::Command::kApplyTorque:
+      return world_->ApplyTorque(id, c.apply_torque().torque(), true);
+    case v1::Command::kApplyAngularImpulse:
+      return world_->ApplyAngularImpulse(id, c.apply_angular_impulse().impulse(), true);
+    case v1::Command::kSetGravityScale:
+      return world_->SetGravityScale(id, c.set_gravity_scale().scale());
     case v1::Command::kSetTransform: {
       const absl::StatusOr<BodyInfo> info = world_->GetBody(id);
       if (!info.ok()) return info.status();
