@@ -13,55 +13,43 @@ import os
 import re
 import subprocess
 import sys
-import time
+
+from real_server import RealServer
 
 
 def main():
     server_bin, example = sys.argv[1], sys.argv[2]
-    server = subprocess.Popen([server_bin, "--listen=127.0.0.1:0"], stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
     try:
-        address = None
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            line = server.stdout.readline()
-            if not line:
-                break
-            match = re.search(r"listening on (\S+)", line)
-            if match:
-                address = match.group(1)
-                break
-        if address is None:
-            print("atoll-server did not start", file=sys.stderr)
-            return 1
-        result = subprocess.run([sys.executable, example, address, "40"], capture_output=True,
-                                text=True, timeout=60, env=os.environ)
-        sys.stdout.write(result.stdout)
-        sys.stderr.write(result.stderr)
-        if result.returncode != 0:
-            print(f"example exited with {result.returncode}", file=sys.stderr)
-            return 1
-        hashes = re.findall(r"^tick (\d+) hash ([0-9a-f]{16})", result.stdout, re.M)
-        ticks = [int(t) for t, _ in hashes]
-        if len(hashes) != 40 or ticks != list(range(ticks[0], ticks[0] + 40)):
-            print("expected 40 consecutive ticks with hashes", file=sys.stderr)
-            return 1
-        pushed = re.findall(r"commands [1-9]", result.stdout)
-        if not pushed:
-            print("no input of the example was confirmed", file=sys.stderr)
-            return 1
-        if "ray hit body 0 at fraction 0.450" not in result.stdout:
-            print("the ray cast did not find the floor 4.5 m down", file=sys.stderr)
-            return 1
-        if "overlap [0]" not in result.stdout:
-            print("the circle overlap did not find the floor alone", file=sys.stderr)
-            return 1
-        if not result.stdout.rstrip().endswith("ok"):
-            return 1
-        return 0
-    finally:
-        server.kill()
-        server.wait()
+        with RealServer(server_bin) as address:
+            result = subprocess.run([sys.executable, example, address, "40"],
+                                    capture_output=True, text=True, timeout=60,
+                                    env=os.environ)
+    except RuntimeError as error:
+        print(error, file=sys.stderr)
+        return 1
+    sys.stdout.write(result.stdout)
+    sys.stderr.write(result.stderr)
+    if result.returncode != 0:
+        print(f"example exited with {result.returncode}", file=sys.stderr)
+        return 1
+    hashes = re.findall(r"^tick (\d+) hash ([0-9a-f]{16})", result.stdout, re.M)
+    ticks = [int(t) for t, _ in hashes]
+    if len(hashes) != 40 or ticks != list(range(ticks[0], ticks[0] + 40)):
+        print("expected 40 consecutive ticks with hashes", file=sys.stderr)
+        return 1
+    pushed = re.findall(r"commands [1-9]", result.stdout)
+    if not pushed:
+        print("no input of the example was confirmed", file=sys.stderr)
+        return 1
+    if "ray hit body 0 at fraction 0.450" not in result.stdout:
+        print("the ray cast did not find the floor 4.5 m down", file=sys.stderr)
+        return 1
+    if "overlap [0]" not in result.stdout:
+        print("the circle overlap did not find the floor alone", file=sys.stderr)
+        return 1
+    if not result.stdout.rstrip().endswith("ok"):
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
