@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "atoll/sim/frame_events.h"
 #include "atoll/sim/simulation.h"
 #include "atoll/snapshot.h"
 
@@ -12,6 +13,12 @@ namespace atl::client {
 
 std::string VerifyReport::ToString() const {
   if (ok) return absl::StrCat("ok: ", ticks_verified, " ticks verified");
+  if (events_diverged) {
+    return absl::StrFormat(
+        "events diverged at tick %d: the states match but the step's events do not "
+        "(recorded events hash %016x, replayed %016x)",
+        first_divergent_tick, expected_hash, actual_hash);
+  }
   std::string out =
       absl::StrFormat("diverged at tick %d: recorded hash %016x, replayed hash %016x",
                       first_divergent_tick, expected_hash, actual_hash);
@@ -58,8 +65,19 @@ absl::StatusOr<VerifyReport> VerifyRecordingLocally(const v1::Recording& recordi
       report.actual_hash = (*sim)->hash();
       break;
     }
+    if (t.events_hash() != 0) {
+      const uint64_t events = sim::HashStepEvents((*sim)->world());
+      if (events != t.events_hash()) {
+        report.ok = false;
+        report.events_diverged = true;
+        report.first_divergent_tick = t.tick();
+        report.expected_hash = t.events_hash();
+        report.actual_hash = events;
+        break;
+      }
+    }
   }
-  if (report.ok) return report;
+  if (report.ok || report.events_diverged) return report;
 
   const v1::Checkpoint* target = nullptr;
   for (const v1::Checkpoint& cp : recording.checkpoints()) {

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "atoll/server/simulation.h"
+#include "atoll/sim/frame_events.h"
 #include "atoll/snapshot.h"
 
 namespace atl::server {
@@ -103,6 +104,17 @@ absl::StatusOr<v1::VerifyResponse> VerifyRecording(const v1::Recording& recordin
       response.set_expected_hash(t.state_hash());
       response.set_actual_hash((*sim)->hash());
       break;
+    }
+    if (t.events_hash() != 0) {
+      const uint64_t events = sim::HashStepEvents((*sim)->world());
+      if (events != t.events_hash()) {
+        response.set_ok(false);
+        response.set_events_diverged(true);
+        response.set_first_divergent_tick(t.tick());
+        response.set_expected_hash(t.events_hash());
+        response.set_actual_hash(events);
+        return response;
+      }
     }
   }
   if (response.ok()) return response;

@@ -159,7 +159,8 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Recover(const std::string&
     }
     std::vector<v1::ConfirmedInput> inputs(t.inputs().begin(), t.inputs().end());
     if (absl::Status s = (*sim)->Step(inputs, nullptr); !s.ok()) return s;
-    if ((*sim)->hash() != t.state_hash()) {
+    if ((*sim)->hash() != t.state_hash() ||
+        (t.events_hash() != 0 && sim::HashStepEvents((*sim)->world()) != t.events_hash())) {
       return absl::DataLossError(absl::StrCat(path, ": re-simulated tick ", t.tick(),
                                               " does not match its recorded hash"));
     }
@@ -173,6 +174,8 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Recover(const std::string&
     frame.set_tick(t.tick());
     *frame.mutable_inputs() = t.inputs();
     frame.set_state_hash(t.state_hash());
+    // The frames a restarted server serves carry their events, as live ones.
+    sim::AppendStepEvents((*sim)->world(), &frame);
     host->frames_.push_back(std::move(frame));
   }
   host->accepted_sequence_ = host->applied_sequence_;
@@ -275,6 +278,7 @@ void WorldHost::Tick(absl::Duration lateness) {
   recorded.set_tick(next);
   *recorded.mutable_inputs() = {inputs.begin(), inputs.end()};
   recorded.set_state_hash(sim_->hash());
+  recorded.set_events_hash(sim::HashStepEvents(sim_->world()));
   std::optional<v1::Checkpoint> checkpoint;
   if (DueEvery(next, config_.checkpoint_every_ticks())) {
     checkpoint = sim_->SaveCheckpoint(applied_sequence_);

@@ -1,5 +1,12 @@
 #include "atoll/sim/frame_events.h"
 
+#include <xxhash.h>
+
+#include <string>
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
 #include "atoll/events.h"
 #include "atoll/sim/simulation.h"
 
@@ -74,6 +81,20 @@ void AppendStepEvents(const World& world, v1::Frame* frame) {
     e->set_torque(b.torque);
     e->set_user_data(b.user_data);
   }
+}
+
+uint64_t HashStepEvents(const World& world) {
+  v1::Frame events;
+  AppendStepEvents(world, &events);
+  std::string bytes;
+  {
+    // Destroyed before the hash: they trim `bytes` to what was written.
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream out(&stream);
+    out.SetSerializationDeterministic(true);
+    events.SerializeToCodedStream(&out);
+  }
+  return XXH3_64bits(bytes.data(), bytes.size());
 }
 
 }  // namespace atl::sim

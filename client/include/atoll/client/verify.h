@@ -21,6 +21,9 @@ struct VerifyReport {
   uint64_t first_divergent_tick = 0;
   uint64_t expected_hash = 0;
   uint64_t actual_hash = 0;
+  /// The states matched at first_divergent_tick but the step's events
+  /// (RecordedTick.events_hash) did not; the hashes above are the events'.
+  bool events_diverged = false;
   /// The first recorded checkpoint at or after the divergence, where the
   /// bodies are compared (0 and no diffs when there is none).
   uint64_t diff_tick = 0;

@@ -3,6 +3,8 @@
 #ifndef ATOLL_SIM_FRAME_EVENTS_H_
 #define ATOLL_SIM_FRAME_EVENTS_H_
 
+#include <cstdint>
+
 #include "atoll/v1/session.pb.h"
 #include "atoll/world.h"
 
@@ -14,6 +16,11 @@ namespace atl::sim {
 /// named as on the wire (BodyRef, JointRef); a body that no longer exists
 /// is left unset.
 void AppendStepEvents(const World& world, v1::Frame* frame);
+
+/// A 64-bit hash of the events of `world`'s last step, as AppendStepEvents
+/// lists them (XXH3 of their deterministic serialization): recorded per
+/// tick (RecordedTick.events_hash) and compared by replay verification.
+uint64_t HashStepEvents(const World& world);
 
 }  // namespace atl::sim
 
