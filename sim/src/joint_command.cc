@@ -147,6 +147,10 @@ absl::Status CheckJointChange(JointType type, const v1::JointCommand& c) {
       if (!Finite(hertz) || hertz < 0.0f || !Finite(zeta) || zeta < 0.0f) {
         return Invalid("hertz and damping_ratio must be finite and >= 0");
       }
+      if (hertz > kMaxSpringHertz || zeta > kMaxDampingRatio) {
+        return Invalid(absl::StrCat("hertz must not exceed ", kMaxSpringHertz,
+                                    " and damping_ratio ", kMaxDampingRatio));
+      }
       if (type == kTarget && hertz <= 0.0f)
         return Invalid("a target joint's hertz must be > 0");
       break;

@@ -158,6 +158,9 @@ absl::StatusOr<SceneBody> ToSceneBody(const v1::BodySpec& body, const std::strin
       return WithField(s, shape_field);
     }
     for (const ShapeGeometry& geometry : *geometries) {
+      if (absl::Status s = ValidateShapeMass(geometry, scene_shape.def.density); !s.ok()) {
+        return WithField(s, shape_field);
+      }
       scene_shape.geometry = geometry;
       out.shapes.push_back(scene_shape);
     }
@@ -1034,8 +1037,9 @@ absl::Status Simulation::ApplyCommand(uint32_t slot, const v1::Command& c) {
             absl::StrCat(joint_field, ": slot ", slot, " does not own joint ", ref->index()));
       }
       if (c.kind_case() == v1::Command::kJoint) {
+        const std::string change = JointChangeName(c.joint());
         return WithField(ApplyJointChange(world_.get(), joint, c.joint()),
-                         "joint." + JointChangeName(c.joint()));
+                         change.empty() ? "joint" : "joint." + change);
       }
       absl::Status s = world_->DestroyJoint(joint);
       if (s.ok()) joint_owners_.erase(joint.index);

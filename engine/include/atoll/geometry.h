@@ -188,6 +188,18 @@ absl::Status ValidateDensity(float density);
 /// ATOLL_ASSERT).
 MassData ComputeShapeMass(const ShapeGeometry& shape, float density);
 
+/// The lightest shape with mass a body may hold, kg, and the smallest
+/// rotational inertia about its center, kg m^2: a lighter shape (a radius
+/// of 1e-20 m, a density of 1e-30) has a mass or inertia whose inverse
+/// overflows single precision, and the solver would turn it into infinities.
+inline constexpr float kMinShapeMass = 1.0e-9f;
+inline constexpr float kMinShapeInertia = 1.0e-18f;
+
+/// InvalidArgument when `shape` (valid) of `density` (valid, > 0) has mass
+/// below kMinShapeMass or inertia below kMinShapeInertia; massless kinds
+/// (segments) and density 0 always pass.
+absl::Status ValidateShapeMass(const ShapeGeometry& shape, float density);
+
 /// The tight world-space bounding box of `shape` placed by `transform`
 /// (rounding radius included, chain ghosts excluded). The broad phase adds
 /// its own margin.

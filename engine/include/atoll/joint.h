@@ -44,6 +44,13 @@ std::string_view JointTypeName(JointType type);
 /// A length standing for "no bound" in distance-joint limits, meters.
 inline constexpr float kJointHugeLength = 1.0e5f;
 
+/// The stiffest spring (Hz) and the highest damping ratio a joint or world
+/// accepts. Far above any substep rate, where a spring is already as stiff
+/// as the solver can make it; beyond them single precision overflows in the
+/// soft-constraint coefficients and the solver would produce infinities.
+inline constexpr float kMaxSpringHertz = 1.0e6f;
+inline constexpr float kMaxDampingRatio = 1.0e6f;
+
 /// Keeps two anchor points at a distance: a rigid rod, or a spring, with an
 /// optional [min_length, max_length] range (a rope is a spring of zero
 /// hertz with a maximum length).

@@ -305,6 +305,22 @@ absl::Status ValidateShape(const ShapeGeometry& shape) {
       "shape: unknown type ", static_cast<int>(shape.type)));
 }
 
+absl::Status ValidateShapeMass(const ShapeGeometry& shape, float density) {
+  if (density == 0.0f) return absl::OkStatus();
+  if (shape.type != ShapeType::kCircle && shape.type != ShapeType::kCapsule &&
+      shape.type != ShapeType::kPolygon) {
+    return absl::OkStatus();
+  }
+  const MassData md = ComputeShapeMass(shape, density);
+  if (md.mass < kMinShapeMass || md.rotational_inertia < kMinShapeInertia) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "shape: mass ", md.mass, " kg and inertia ", md.rotational_inertia,
+        " kg m^2 (density times geometry) are below the least a body can hold (",
+        kMinShapeMass, " kg, ", kMinShapeInertia, " kg m^2)"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateDensity(float density) {
   if (!IsFinite(density)) {
     return absl::InvalidArgumentError(

@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "atoll/body.h"
 #include "atoll/constants.h"
+#include "atoll/joint.h"
 #include "atoll/shape.h"
 #include "atoll/world_def.h"
 
@@ -27,14 +28,16 @@ absl::Status ValidateWorldDef(const WorldDef& d) {
   if (!IsFinite(d.contact_hertz) || d.contact_hertz <= 0.0f) {
     return Bad(kWhat, "contact_hertz", "must be finite and > 0");
   }
-  if (!IsFinite(d.contact_damping_ratio) || d.contact_damping_ratio < 0.0f) {
-    return Bad(kWhat, "contact_damping_ratio", "must be finite and >= 0");
+  if (!IsFinite(d.contact_damping_ratio) || d.contact_damping_ratio < 0.0f ||
+      d.contact_damping_ratio > kMaxDampingRatio) {
+    return Bad(kWhat, "contact_damping_ratio", "must be finite and in [0, kMaxDampingRatio]");
   }
   if (!IsFinite(d.joint_hertz) || d.joint_hertz <= 0.0f) {
     return Bad(kWhat, "joint_hertz", "must be finite and > 0");
   }
-  if (!IsFinite(d.joint_damping_ratio) || d.joint_damping_ratio < 0.0f) {
-    return Bad(kWhat, "joint_damping_ratio", "must be finite and >= 0");
+  if (!IsFinite(d.joint_damping_ratio) || d.joint_damping_ratio < 0.0f ||
+      d.joint_damping_ratio > kMaxDampingRatio) {
+    return Bad(kWhat, "joint_damping_ratio", "must be finite and in [0, kMaxDampingRatio]");
   }
   if (!IsFinite(d.contact_push_max_velocity) || d.contact_push_max_velocity <= 0.0f) {
     return Bad(kWhat, "contact_push_max_velocity", "must be finite and > 0");

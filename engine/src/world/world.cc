@@ -225,6 +225,7 @@ absl::StatusOr<ShapeId> AddShape(WorldState* w, BodyId body_id, const ShapeDef& 
   if (absl::Status s = CheckBody(*w, body_id); !s.ok()) return s;
   if (absl::Status s = ValidateShapeDef(def); !s.ok()) return s;
   if (absl::Status s = ValidateShape(geometry); !s.ok()) return s;
+  if (absl::Status s = ValidateShapeMass(geometry, def.density); !s.ok()) return s;
   const int32_t body = static_cast<int32_t>(body_id.index);
   const int32_t index = w->shape_ids.Alloc();
   if (index >= static_cast<int32_t>(w->shapes.size())) w->shapes.resize(index + 1);

@@ -448,6 +448,11 @@ absl::Status World::SetSpring(JointId id, float hertz, float damping_ratio) {
   if (absl::Status s = CheckJoint(*w, id); !s.ok()) return s;
   if (absl::Status s = CheckNonNegative("spring hertz", hertz); !s.ok()) return s;
   if (absl::Status s = CheckNonNegative("spring damping ratio", damping_ratio); !s.ok()) return s;
+  if (hertz > kMaxSpringHertz || damping_ratio > kMaxDampingRatio) {
+    return absl::InvalidArgumentError(
+        "spring hertz and damping ratio must not exceed kMaxSpringHertz and kMaxDampingRatio "
+        "(1e6 each)");
+  }
   Joint& j = w->joints[id.index];
   if (auto* d = std::get_if<DistanceJoint>(&j.data)) {
     d->hertz = hertz;

@@ -12,8 +12,8 @@ absl::Status ValidateDistanceJointDef(const DistanceJointDef& d) {
   if (!IsFinite(d.length) || d.length < kLinearSlop || d.length > kJointHugeLength) {
     return Bad(kDef, "length", "must be finite and in [kLinearSlop, kJointHugeLength]");
   }
-  if (absl::Status s = NonNegative(kDef, "hertz", d.hertz); !s.ok()) return s;
-  if (absl::Status s = NonNegative(kDef, "damping_ratio", d.damping_ratio); !s.ok()) return s;
+  if (absl::Status s = Hertz(kDef, "hertz", d.hertz); !s.ok()) return s;
+  if (absl::Status s = Damping(kDef, "damping_ratio", d.damping_ratio); !s.ok()) return s;
   if (absl::Status s = NonNegative(kDef, "min_length", d.min_length); !s.ok()) return s;
   if (absl::Status s = Range(kDef, "min_length", d.min_length, d.max_length); !s.ok()) return s;
   if (d.max_length > kJointHugeLength) return Bad(kDef, "max_length", "must not exceed kJointHugeLength");

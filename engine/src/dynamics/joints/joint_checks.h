@@ -6,6 +6,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "atoll/constants.h"
+#include "atoll/joint.h"
 #include "atoll/math.h"
 
 namespace atl::joint_checks {
@@ -31,6 +32,22 @@ inline absl::Status Finite(const char* def, const char* field, float v) {
 
 inline absl::Status NonNegative(const char* def, const char* field, float v) {
   if (!IsFinite(v) || v < 0.0f) return Bad(def, field, "must be finite and >= 0");
+  return absl::OkStatus();
+}
+
+/// A spring frequency: finite, in [0, kMaxSpringHertz] (> 0 when !allow_zero).
+inline absl::Status Hertz(const char* def, const char* field, float v, bool allow_zero = true) {
+  if (!IsFinite(v) || v < 0.0f || (!allow_zero && v == 0.0f)) {
+    return Bad(def, field, allow_zero ? "must be finite and >= 0" : "must be finite and > 0");
+  }
+  if (v > kMaxSpringHertz) return Bad(def, field, "must not exceed kMaxSpringHertz (1e6 Hz)");
+  return absl::OkStatus();
+}
+
+/// A damping ratio: finite, in [0, kMaxDampingRatio].
+inline absl::Status Damping(const char* def, const char* field, float v) {
+  if (!IsFinite(v) || v < 0.0f) return Bad(def, field, "must be finite and >= 0");
+  if (v > kMaxDampingRatio) return Bad(def, field, "must not exceed kMaxDampingRatio (1e6)");
   return absl::OkStatus();
 }
 

@@ -11,8 +11,8 @@ absl::Status ValidatePrismaticJointDef(const PrismaticJointDef& d) {
   if (absl::Status s = Point(kDef, "local_anchor_b", d.local_anchor_b); !s.ok()) return s;
   if (absl::Status s = Axis(kDef, "local_axis_a", d.local_axis_a); !s.ok()) return s;
   if (absl::Status s = Finite(kDef, "reference_angle", d.reference_angle); !s.ok()) return s;
-  if (absl::Status s = NonNegative(kDef, "hertz", d.hertz); !s.ok()) return s;
-  if (absl::Status s = NonNegative(kDef, "damping_ratio", d.damping_ratio); !s.ok()) return s;
+  if (absl::Status s = Hertz(kDef, "hertz", d.hertz); !s.ok()) return s;
+  if (absl::Status s = Damping(kDef, "damping_ratio", d.damping_ratio); !s.ok()) return s;
   if (absl::Status s = Range(kDef, "lower_translation", d.lower_translation, d.upper_translation);
       !s.ok()) {
     return s;

@@ -10,8 +10,8 @@ absl::Status ValidateRevoluteJointDef(const RevoluteJointDef& d) {
   if (absl::Status s = Point(kDef, "local_anchor_a", d.local_anchor_a); !s.ok()) return s;
   if (absl::Status s = Point(kDef, "local_anchor_b", d.local_anchor_b); !s.ok()) return s;
   if (absl::Status s = Finite(kDef, "reference_angle", d.reference_angle); !s.ok()) return s;
-  if (absl::Status s = NonNegative(kDef, "hertz", d.hertz); !s.ok()) return s;
-  if (absl::Status s = NonNegative(kDef, "damping_ratio", d.damping_ratio); !s.ok()) return s;
+  if (absl::Status s = Hertz(kDef, "hertz", d.hertz); !s.ok()) return s;
+  if (absl::Status s = Damping(kDef, "damping_ratio", d.damping_ratio); !s.ok()) return s;
   if (absl::Status s = Range(kDef, "lower_angle", d.lower_angle, d.upper_angle); !s.ok()) return s;
   if (d.lower_angle < -kPi || d.upper_angle > kPi) {
     return Bad(kDef, "lower_angle", "and upper_angle must lie in [-pi, pi]");

@@ -8,8 +8,8 @@ absl::Status ValidateTargetJointDef(const TargetJointDef& d) {
   using namespace joint_checks;
   constexpr char kDef[] = "TargetJointDef";
   if (absl::Status s = Point(kDef, "target", d.target); !s.ok()) return s;
-  if (!IsFinite(d.hertz) || d.hertz <= 0.0f) return Bad(kDef, "hertz", "must be finite and > 0");
-  if (absl::Status s = NonNegative(kDef, "damping_ratio", d.damping_ratio); !s.ok()) return s;
+  if (absl::Status s = Hertz(kDef, "hertz", d.hertz, /*allow_zero=*/false); !s.ok()) return s;
+  if (absl::Status s = Damping(kDef, "damping_ratio", d.damping_ratio); !s.ok()) return s;
   return NonNegative(kDef, "max_force", d.max_force);
 }
 

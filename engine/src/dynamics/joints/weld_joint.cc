@@ -10,13 +10,13 @@ absl::Status ValidateWeldJointDef(const WeldJointDef& d) {
   if (absl::Status s = Point(kDef, "local_anchor_a", d.local_anchor_a); !s.ok()) return s;
   if (absl::Status s = Point(kDef, "local_anchor_b", d.local_anchor_b); !s.ok()) return s;
   if (absl::Status s = Finite(kDef, "reference_angle", d.reference_angle); !s.ok()) return s;
-  if (absl::Status s = NonNegative(kDef, "linear_hertz", d.linear_hertz); !s.ok()) return s;
-  if (absl::Status s = NonNegative(kDef, "linear_damping_ratio", d.linear_damping_ratio);
+  if (absl::Status s = Hertz(kDef, "linear_hertz", d.linear_hertz); !s.ok()) return s;
+  if (absl::Status s = Damping(kDef, "linear_damping_ratio", d.linear_damping_ratio);
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = NonNegative(kDef, "angular_hertz", d.angular_hertz); !s.ok()) return s;
-  return NonNegative(kDef, "angular_damping_ratio", d.angular_damping_ratio);
+  if (absl::Status s = Hertz(kDef, "angular_hertz", d.angular_hertz); !s.ok()) return s;
+  return Damping(kDef, "angular_damping_ratio", d.angular_damping_ratio);
 }
 
 WeldJoint MakeWeldJoint(const WeldJointDef& d) {

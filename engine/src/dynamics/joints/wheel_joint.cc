@@ -10,8 +10,8 @@ absl::Status ValidateWheelJointDef(const WheelJointDef& d) {
   if (absl::Status s = Point(kDef, "local_anchor_a", d.local_anchor_a); !s.ok()) return s;
   if (absl::Status s = Point(kDef, "local_anchor_b", d.local_anchor_b); !s.ok()) return s;
   if (absl::Status s = Axis(kDef, "local_axis_a", d.local_axis_a); !s.ok()) return s;
-  if (absl::Status s = NonNegative(kDef, "hertz", d.hertz); !s.ok()) return s;
-  if (absl::Status s = NonNegative(kDef, "damping_ratio", d.damping_ratio); !s.ok()) return s;
+  if (absl::Status s = Hertz(kDef, "hertz", d.hertz); !s.ok()) return s;
+  if (absl::Status s = Damping(kDef, "damping_ratio", d.damping_ratio); !s.ok()) return s;
   if (absl::Status s = Range(kDef, "lower_translation", d.lower_translation, d.upper_translation);
       !s.ok()) {
     return s;
