@@ -4,10 +4,12 @@
 //   atoll-server --listen=0.0.0.0:50051 --tls_cert=cert.pem --tls_key=key.pem
 //
 // With --data_dir every world is recorded there and restored at the next
-// start (docs/recording.md).
+// start (docs/recording.md). With --http_listen=127.0.0.1:8080 it also serves
+// the read-only web viewer (docs/viewer.md).
 //
 // Prints "atoll-server listening on HOST:PORT" once it serves (with the real
-// port when --listen asked for port 0), and shuts down gracefully on SIGINT
+// port when --listen asked for port 0), then "atoll-server viewer at
+// http://HOST:PORT/" when --http_listen is set, and shuts down gracefully on SIGINT
 // or SIGTERM.
 
 #include <csignal>
@@ -21,6 +23,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "atoll/server/server.h"
+#include "atoll/viewer/web_server.h"
 
 ABSL_FLAG(std::string, listen, "127.0.0.1:50051",
           "HOST:PORT to serve on; port 0 picks a free port");
@@ -45,6 +48,10 @@ ABSL_FLAG(absl::Duration, keepalive_timeout, absl::Seconds(10),
 ABSL_FLAG(std::string, tls_cert, "",
           "PEM certificate (chain) file; with --tls_key the server speaks TLS only");
 ABSL_FLAG(std::string, tls_key, "", "PEM private key file of --tls_cert");
+ABSL_FLAG(std::string, http_listen, "",
+          "HOST:PORT of the read-only web viewer (live worlds in a browser); "
+          "empty: no viewer. Use a loopback HOST unless others should see it");
+ABSL_FLAG(int32_t, http_max_streams, 16, "web viewer streams served at once at most");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(5),
           "how long in-flight calls may run after SIGTERM before cancellation");
 
@@ -66,6 +73,18 @@ int main(int argc, char** argv) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
+  // A malformed --http_listen is a usage error, like a malformed flag.
+  const std::string http_listen = absl::GetFlag(FLAGS_http_listen);
+  if (!http_listen.empty()) {
+    std::string host;
+    int port = 0;
+    if (absl::Status s = atl::viewer::ParseHostPort(http_listen, "--http_listen", &host, &port);
+        !s.ok()) {
+      std::fprintf(stderr, "atoll-server: %s\n", std::string(s.message()).c_str());
+      return 2;
+    }
+  }
+
   atl::server::ServerOptions options;
   options.listen = absl::GetFlag(FLAGS_listen);
   options.data_dir = absl::GetFlag(FLAGS_data_dir);
@@ -80,6 +99,8 @@ int main(int argc, char** argv) {
   options.keepalive_timeout = absl::GetFlag(FLAGS_keepalive_timeout);
   options.tls_cert_path = absl::GetFlag(FLAGS_tls_cert);
   options.tls_key_path = absl::GetFlag(FLAGS_tls_key);
+  options.http_listen = http_listen;
+  options.http_max_streams = absl::GetFlag(FLAGS_http_max_streams);
   auto server = atl::server::Server::Create(options);
   if (!server.ok()) {
     std::fprintf(stderr, "atoll-server: %s\n",
@@ -90,6 +111,9 @@ int main(int argc, char** argv) {
     std::printf("atoll-server: %s\n", line.c_str());
   }
   std::printf("atoll-server listening on %s\n", (*server)->address().c_str());
+  if (!(*server)->http_url().empty()) {
+    std::printf("atoll-server viewer at %s\n", (*server)->http_url().c_str());
+  }
   std::fflush(stdout);
 
   int signal_number = 0;

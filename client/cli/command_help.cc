@@ -167,6 +167,17 @@ const std::vector<CommandSpec>& AllCommands() {
        .required_flags = {"server"},
        .example = "atoll query demo --server=127.0.0.1:50051 "
                   "--ray=-10,1,20,0 --all"},
+      {.name = "view",
+       .summary = "the web viewer on a local world: a built-in scene or a JSON "
+                  "scene stepped at its tick rate, or a recording (.atrec) "
+                  "played back; no server needed",
+       .usage = "atoll view SCENE_OR_RECORDING [flags]",
+       .arguments = "SCENE_OR_RECORDING (a built-in scene name, a .json "
+                    "SceneSpec file or an .atrec recording)",
+       .min_args = 1,
+       .max_args = 1,
+       .flags = {"listen", "size", "seed", "tick_rate"},
+       .example = "atoll view pyramid --size=10 --listen=127.0.0.1:8080"},
       {.name = "verify",
        .summary = "re-simulate a recording file against its hash chain",
        .usage = "atoll verify RECORDING",

@@ -27,6 +27,10 @@ int RunBotCommand(const std::vector<std::string>& args);
 int RunVerifyCommand(const std::vector<std::string>& args);
 /// atoll batch SCENE --steps N: BatchService.Run with a progress bar.
 int RunBatchCommand(const std::vector<std::string>& args);
+/// atoll view SCENE_OR_RECORDING: the web viewer on a local world (a scene
+/// stepped at its tick rate, or a recording played back); serves until
+/// SIGINT / SIGTERM.
+int RunViewCommand(const std::vector<std::string>& args);
 /// atoll query WORLD --ray=... | --aabb=... | --circle=... | --box=... |
 /// --polygon=...: one QueryService call; prints the tick and the shapes.
 int RunQueryCommand(const std::vector<std::string>& args);

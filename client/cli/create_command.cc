@@ -12,7 +12,7 @@
 
 ABSL_FLAG(std::string, id, "", "create: the world id (empty: the server picks one)");
 ABSL_FLAG(uint32_t, slots, 0, "create: player slots (0..64)");
-ABSL_FLAG(uint32_t, tick_rate, 0, "create/batch: steps per second, 1..240 (0: 60)");
+ABSL_FLAG(uint32_t, tick_rate, 0, "create/batch/view: steps per second, 1..240 (0: 60)");
 ABSL_FLAG(uint32_t, input_delay, 0, "create: the world's input delay in ticks; bot: the client's");
 
 namespace atl::cli {

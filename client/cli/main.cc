@@ -91,6 +91,7 @@ int main(int argc, char** argv) {
   if (command == "verify") return atl::cli::RunVerifyCommand(args);
   if (command == "batch") return atl::cli::RunBatchCommand(args);
   if (command == "query") return atl::cli::RunQueryCommand(args);
+  if (command == "view") return atl::cli::RunViewCommand(args);
   if (command == "synctest") return atl::cli::RunSyncTestCommand(args);
   if (command == "loadtest") {
     atl::client::ChannelOptions channel;

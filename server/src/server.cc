@@ -17,9 +17,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "atoll/viewer/web_server.h"
 #include "batch_service.h"
 #include "info_service.h"
 #include "query_service.h"
+#include "registry_viewer_backend.h"
 #include "replay_service.h"
 #include "send_thread.h"
 #include "sync_thread.h"
@@ -104,6 +106,15 @@ class ServerImpl final : public Server {
     absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
         MakeCredentials(options);
     if (!credentials.ok()) return credentials.status();
+    if (!options.http_listen.empty()) {
+      std::string http_host;
+      int http_port = 0;
+      if (absl::Status s = viewer::ParseHostPort(options.http_listen, "http_listen", &http_host,
+                                                 &http_port);
+          !s.ok()) {
+        return s;
+      }
+    }
     RegistryOptions registry_options;
     registry_options.data_dir = options.data_dir;
     registry_options.max_worlds = options.max_worlds;
@@ -172,6 +183,20 @@ class ServerImpl final : public Server {
           absl::StrCat("cannot listen on ", options.listen));
     }
     address_ = absl::StrCat(host, ":", bound_port);
+    if (!options.http_listen.empty()) {
+      // Started here, after the niceness drop: its threads (and the viewers'
+      // replicas they step) run below the tick threads.
+      viewer_backend_ =
+          std::make_unique<RegistryViewerBackend>(registry_.get(), options.outbox_capacity);
+      viewer::WebServerOptions web;
+      web.listen = options.http_listen;
+      web.max_streams = options.http_max_streams;
+      web.title = "atoll-server";
+      absl::StatusOr<std::unique_ptr<viewer::WebServer>> started =
+          viewer::WebServer::Start(web, viewer_backend_.get());
+      if (!started.ok()) return started.status();
+      web_server_ = *std::move(started);
+    }
     return absl::OkStatus();
   }
 
@@ -181,6 +206,9 @@ class ServerImpl final : public Server {
   }
 
   const std::string& address() const override { return address_; }
+  std::string http_url() const override {
+    return web_server_ != nullptr ? web_server_->url() : std::string();
+  }
 
   void Shutdown(absl::Duration grace) override {
     {
@@ -189,6 +217,8 @@ class ServerImpl final : public Server {
       shut_down_ = true;
     }
     const absl::Time deadline = absl::Now() + grace;
+    // Viewers first: their streams end and their spectator sessions leave.
+    if (web_server_ != nullptr) web_server_->Stop();
     server_->GetHealthCheckService()->Shutdown();
     // Sessions first: their streams end (after their queued messages), and
     // recordings are synced, before gRPC cancels what is left.
@@ -230,6 +260,10 @@ class ServerImpl final : public Server {
   std::unique_ptr<ReplayService> replay_service_;
   std::unique_ptr<BatchService> batch_service_;
   std::unique_ptr<grpc::Server> server_;
+  // Destroyed first of all (it is declared last): no viewer reaches the
+  // registry after.
+  std::unique_ptr<RegistryViewerBackend> viewer_backend_;
+  std::unique_ptr<viewer::WebServer> web_server_;
   std::string address_;
   absl::Mutex mu_;
   bool shut_down_ ABSL_GUARDED_BY(mu_) = false;

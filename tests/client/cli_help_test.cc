@@ -20,7 +20,7 @@ using ::atl::testing::RunCommand;
 constexpr const char* kCommands[] = {"version", "health",   "worlds",  "create",
                                      "destroy", "watch",    "bot",     "query",
                                      "verify",  "batch",    "synctest",
-                                     "loadtest"};
+                                     "loadtest", "view"};
 
 // What `atoll args...` printed on one stream and its exit code (RunCommand
 // merges the two streams, so the other one goes to /dev/null in a shell).

@@ -57,6 +57,30 @@ absl::StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Start(
   std::vector<std::string> argv = {BinaryPath("atoll-server"),
                                    "--listen=127.0.0.1:0"};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
+  return StartProgram(argv);
+}
+
+absl::StatusOr<std::string> ServerProcess::WaitForLine(const std::string& prefix) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (true) {
+    size_t at = output_.rfind("\n" + prefix);
+    at = at == std::string::npos ? (output_.rfind(prefix, 0) == 0 ? 0 : at) : at + 1;
+    if (at != std::string::npos) {
+      const size_t eol = output_.find('\n', at);
+      if (eol != std::string::npos) {
+        return output_.substr(at + prefix.size(), eol - at - prefix.size());
+      }
+    }
+    if (std::chrono::steady_clock::now() >= deadline || exited_ ||
+        !ReadSome(out_fd_, 100, &output_)) {
+      return absl::DeadlineExceededError(
+          absl::StrCat("no line starting with '", prefix, "'; output: ", output_));
+    }
+  }
+}
+
+absl::StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::StartProgram(
+    const std::vector<std::string>& argv) {
   int fd = -1;
   const pid_t pid = Spawn(argv, &fd);
   if (pid < 0) return absl::InternalError("fork failed");
@@ -75,7 +99,7 @@ absl::StatusOr<std::unique_ptr<ServerProcess>> ServerProcess::Start(
     }
   }
   return absl::UnavailableError(
-      absl::StrCat("atoll-server did not start; it printed: ", process->output_));
+      absl::StrCat(argv[0], " did not start; it printed: ", process->output_));
 }
 
 ServerProcess::~ServerProcess() {

@@ -26,6 +26,16 @@ class ServerProcess {
   static absl::StatusOr<std::unique_ptr<ServerProcess>> Start(
       const std::vector<std::string>& extra_args = {});
 
+  /// Starts `argv` (argv[0] a path; any program that prints "listening on
+  /// ADDRESS", such as `atoll view`) and waits for that line likewise.
+  static absl::StatusOr<std::unique_ptr<ServerProcess>> StartProgram(
+      const std::vector<std::string>& argv);
+
+  /// Waits up to 10 s for a line of output starting with `prefix` and
+  /// returns the rest of it ("atoll-server viewer at " gives the viewer's
+  /// URL). DeadlineExceeded with the output otherwise.
+  absl::StatusOr<std::string> WaitForLine(const std::string& prefix);
+
   ~ServerProcess();
 
   const std::string& address() const { return address_; }

@@ -49,6 +49,11 @@ struct ServerOptions {
   /// set: serve TLS only; both empty: plaintext.
   std::string tls_cert_path;
   std::string tls_key_path;
+  /// "HOST:PORT" of the read-only web viewer (docs/viewer.md); empty (the
+  /// default) serves none. Port 0 picks a free port.
+  std::string http_listen;
+  /// Web viewer streams served at once at most.
+  int http_max_streams = 16;
 };
 
 /// A running gRPC server with Atoll's services, standard health checking
@@ -59,8 +64,8 @@ class Server {
   /// Restores the worlds recorded in options.data_dir and starts serving on
   /// options.listen. Returns InvalidArgument for a malformed address or
   /// option (also one TLS file without the other, or one that cannot be
-  /// read), Internal when data_dir cannot be used and Unavailable when the
-  /// address cannot be bound.
+  /// read, or a malformed http_listen), Internal when data_dir cannot be
+  /// used and Unavailable when an address cannot be bound.
   static absl::StatusOr<std::unique_ptr<Server>> Create(
       const ServerOptions& options);
 
@@ -68,6 +73,10 @@ class Server {
 
   /// The address actually bound, with the real port when 0 was asked for.
   virtual const std::string& address() const = 0;
+
+  /// The web viewer's "http://HOST:PORT/" with the real port; empty when
+  /// options.http_listen was.
+  virtual std::string http_url() const = 0;
 
   /// Marks every service NOT_SERVING, ends every session (UNAVAILABLE, after
   /// writing what is queued for it), syncs every recording, lets in-flight

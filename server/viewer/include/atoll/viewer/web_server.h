@@ -1,0 +1,65 @@
+// atoll::viewer — the HTTP side: serves the web viewer (server/web/, compiled
+// in) and its JSON and Server-Sent-Events endpoints over a ViewerBackend.
+//
+//   GET /                          the page (?world=ID opens a world)
+//   GET /viewer.js, /viewer.css    its script and style
+//   GET /api/worlds                {"worlds": [WorldSummary, ...]}
+//   GET /api/worlds/ID             one WorldSummary; 404 naming an unknown ID
+//   GET /api/worlds/ID/frame       one draw frame (JSON)
+//   GET /api/worlds/ID/stream      text/event-stream of "frame" events (draw
+//                                  frames, newest state wins, at most 60/s),
+//                                  ended by an "end" event; ?aabbs=1 adds the
+//                                  AABB layer
+//
+// Read-only: GET and HEAD only (405 otherwise), 404 for any other path,
+// request bodies refused, at most `max_streams` streams at once (503 past
+// that), each frame bounded (DrawFrameOptions::max_primitives).
+
+#ifndef ATOLL_VIEWER_WEB_SERVER_H_
+#define ATOLL_VIEWER_WEB_SERVER_H_
+
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "atoll/viewer/viewer_backend.h"
+
+namespace atl::viewer {
+
+/// Splits "HOST:PORT" (HOST may be a bracketed IPv6 literal); PORT 0..65535.
+/// InvalidArgument naming `flag` and the value otherwise.
+absl::Status ParseHostPort(const std::string& value, const std::string& flag,
+                           std::string* host, int* port);
+
+struct WebServerOptions {
+  /// "HOST:PORT"; port 0 picks a free one.
+  std::string listen = "127.0.0.1:8080";
+  /// Event streams served at once at most.
+  int max_streams = 16;
+  /// Shown in the page's title bar ("atoll-server", "atoll view").
+  std::string title = "Atoll";
+};
+
+class WebServer {
+ public:
+  /// Binds options.listen and serves `backend` (which must outlive the
+  /// server) from its own threads. InvalidArgument for a malformed address,
+  /// Unavailable when it cannot be bound.
+  static absl::StatusOr<std::unique_ptr<WebServer>> Start(const WebServerOptions& options,
+                                                          ViewerBackend* backend);
+  /// Stops (see Stop).
+  virtual ~WebServer() = default;
+
+  /// "HOST:PORT" actually bound.
+  virtual const std::string& address() const = 0;
+  /// "http://HOST:PORT/".
+  virtual std::string url() const = 0;
+  /// Ends every stream (within a quarter second), stops listening and joins
+  /// the threads. Idempotent.
+  virtual void Stop() = 0;
+};
+
+}  // namespace atl::viewer
+
+#endif  // ATOLL_VIEWER_WEB_SERVER_H_
