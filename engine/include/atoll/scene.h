@@ -120,20 +120,27 @@ struct SceneParams {
   uint64_t seed = 1;
 };
 
+/// The largest size any built-in scene takes (a scene whose body count
+/// grows faster than its size has a smaller SceneInfo::max_size).
+inline constexpr int32_t kMaxSceneSize = 1'000'000;
+
 struct SceneInfo {
   std::string_view name;
   std::string_view description;
   /// What SceneParams::size counts, and its default.
   std::string_view size_meaning;
   int32_t default_size = 0;
+  /// The largest size MakeScene builds: about a million bodies at most, and
+  /// where a scene's geometry stays valid (big_mobile's deepest boxes).
+  int32_t max_size = kMaxSceneSize;
 };
 
 /// Every built-in scene, in alphabetical order.
 std::vector<SceneInfo> ListScenes();
 
 /// The description of built-in scene `name`. NotFound for an unknown name;
-/// InvalidArgument when params.size is negative or too large (over 2
-/// million bodies).
+/// InvalidArgument when params.size is negative or above the scene's
+/// SceneInfo::max_size.
 absl::StatusOr<SceneDesc> MakeScene(std::string_view name, const SceneParams& params = {});
 
 /// A new world with desc.world settings and every body, shape and joint of

@@ -27,7 +27,7 @@ struct SceneEntry {
 const SceneEntry kScenes[] = {
     {{"add_pair", "zero-g circles hit by a fast bullet box", "resting circles", 400},
      [](int32_t n, uint64_t s) { return scenes::AddPair(n, s); }},
-    {{"big_mobile", "a wide balanced mobile of rods hung by revolute joints", "tree depth", 10},
+    {{"big_mobile", "a wide balanced mobile of rods hung by revolute joints", "tree depth", 10, 15},
      [](int32_t n, uint64_t) { return scenes::BigMobile(n); }},
     {{"bridge", "a rope bridge of planks pinned end to end, loaded with boxes", "planks", 160},
      [](int32_t n, uint64_t) { return scenes::Bridge(n); }},
@@ -41,13 +41,13 @@ const SceneEntry kScenes[] = {
      [](int32_t n, uint64_t s) { return scenes::FallingCircles(n, s); }},
     {{"falling_squares", "squares of mixed size falling onto the ground", "squares", 1000},
      [](int32_t n, uint64_t s) { return scenes::FallingSquares(n, s); }},
-    {{"joint_grid", "a net of circles pinned to their neighbours (Box2D v3 benchmark)", "circles per side", 100},
+    {{"joint_grid", "a net of circles pinned to their neighbours (Box2D v3 benchmark)", "circles per side", 100, 1000},
      [](int32_t n, uint64_t) { return scenes::JointGrid(n); }},
     {{"junkyard", "pentagons swept by a kinematic pusher in a walled U (Box2D v3 benchmark)", "pentagons", 8000},
      [](int32_t n, uint64_t) { return scenes::Junkyard(n); }},
-    {{"large_pyramid", "one pyramid of boxes (Box2D v3 benchmark)", "boxes in the bottom row", 100},
+    {{"large_pyramid", "one pyramid of boxes (Box2D v3 benchmark)", "boxes in the bottom row", 100, 1400},
      [](int32_t n, uint64_t) { return scenes::LargePyramid(n); }},
-    {{"many_pyramids", "pyramids of base 10 in rows of 20 (Box2D v3 benchmark)", "pyramids", 400},
+    {{"many_pyramids", "pyramids of base 10 in rows of 20 (Box2D v3 benchmark)", "pyramids", 400, 18000},
      [](int32_t n, uint64_t) { return scenes::ManyPyramids(n); }},
     {{"mild_n2", "compound tables and ships created almost at one point", "bodies", 100},
      [](int32_t n, uint64_t) { return scenes::MildN2(n); }},
@@ -61,12 +61,12 @@ const SceneEntry kScenes[] = {
      [](int32_t n, uint64_t) { return scenes::MultiFixture(n); }},
     {{"n2", "boxes created almost at one point", "boxes", 200},
      [](int32_t n, uint64_t) { return scenes::N2(n); }},
-    {{"pyramid", "a pyramid of boxes on the ground", "boxes in the bottom row", 20},
+    {{"pyramid", "a pyramid of boxes on the ground", "boxes in the bottom row", 20, 1400},
      [](int32_t n, uint64_t) { return scenes::Pyramid(n); }},
-    {{"ragdolls", "ragdolls of 11 bones falling in rows onto a pile", "ragdolls", 100},
+    {{"ragdolls", "ragdolls of 11 bones falling in rows onto a pile", "ragdolls", 100, 90000},
      [](int32_t n, uint64_t) { return scenes::Ragdolls(n); }},
     {{"rain", "ragdoll groups dropped every 8 steps onto five floors, the oldest recycled (Box2D v3 benchmark)",
-      "columns of groups", 40},
+      "columns of groups", 40, 1000},
      [](int32_t n, uint64_t) { return scenes::Rain(n); }},
     {{"slow_explosion", "zero-g circles drifting slowly apart", "circles", 1000},
      [](int32_t n, uint64_t) { return scenes::SlowExplosion(n); }},
@@ -74,15 +74,13 @@ const SceneEntry kScenes[] = {
      [](int32_t n, uint64_t) { return scenes::Smash(n); }},
     {{"spinner", "a motor-driven bar stirring bodies inside a ring (Box2D v3 benchmark)", "bodies", 6076},
      [](int32_t n, uint64_t) { return scenes::Spinner(n); }},
-    {{"tumbler", "small boxes in a motor-driven drum (Box2D v3 benchmark)", "boxes per side", 45},
+    {{"tumbler", "small boxes in a motor-driven drum (Box2D v3 benchmark)", "boxes per side", 45, 1000},
      [](int32_t n, uint64_t) { return scenes::Tumbler(n); }},
     {{"vertical_stack", "one column of boxes", "boxes", 15},
      [](int32_t n, uint64_t) { return scenes::VerticalStack(n); }},
-    {{"washer", "small boxes in a turning kinematic ring (Box2D v3 benchmark)", "boxes per side", 90},
+    {{"washer", "small boxes in a turning kinematic ring (Box2D v3 benchmark)", "boxes per side", 90, 1000},
      [](int32_t n, uint64_t) { return scenes::Washer(n); }},
 };
-
-constexpr int32_t kMaxSceneSize = 2'000'000;
 
 }  // namespace
 
@@ -95,9 +93,9 @@ std::vector<SceneInfo> ListScenes() {
 absl::StatusOr<SceneDesc> MakeScene(std::string_view name, const SceneParams& params) {
   for (const SceneEntry& e : kScenes) {
     if (e.info.name != name) continue;
-    if (params.size < 0 || params.size > kMaxSceneSize) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("scene size must be in 0..", kMaxSceneSize, ", got ", params.size));
+    if (params.size < 0 || params.size > e.info.max_size) {
+      return absl::InvalidArgumentError(absl::StrCat("scene size must be in 0..",
+                                                     e.info.max_size, ", got ", params.size));
     }
     const int32_t size = params.size == 0 ? e.info.default_size : params.size;
     return e.make(size, params.seed);

@@ -30,6 +30,30 @@ TEST(SceneTest, EveryBuiltInSceneBuildsAndStaysInItsBounds) {
   }
 }
 
+// A size past SceneInfo::max_size is refused before anything is built: a
+// scene spec over the wire names one (joint_grid at 3000 was 9 million
+// bodies and ran a server out of memory; big_mobile deeper than 15 hangs
+// rods beyond the world bound, and past 16 makes boxes too thin to be
+// valid, which aborted).
+TEST(SceneTest, SizesPastTheSceneMaximumAreRefused) {
+  for (const SceneInfo& info : ListScenes()) {
+    const absl::StatusOr<SceneDesc> desc = MakeScene(info.name, {.size = info.max_size + 1});
+    ASSERT_FALSE(desc.ok()) << info.name;
+    EXPECT_EQ(desc.status().code(), absl::StatusCode::kInvalidArgument) << info.name;
+    EXPECT_LE(info.max_size, kMaxSceneSize);
+  }
+  // Exponential and quadratic scenes have their own, smaller maximum; the
+  // deepest mobile still builds a valid world.
+  SceneInfo mobile;
+  for (const SceneInfo& info : ListScenes()) {
+    if (info.name == "big_mobile") mobile = info;
+  }
+  ASSERT_EQ(mobile.max_size, 15);
+  const absl::StatusOr<SceneDesc> deepest = MakeScene("big_mobile", {.size = mobile.max_size});
+  ASSERT_TRUE(deepest.ok()) << deepest.status();
+  EXPECT_TRUE(BuildWorld(*deepest).ok());
+}
+
 TEST(SceneTest, JointScenesHoldTogether) {
   // A chain keeps its links pinned while it swings; a ragdoll pile settles.
   SceneDesc chain = MakeScene("chain", {.size = 20}).value();
