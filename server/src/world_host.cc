@@ -74,12 +74,6 @@ void SortInputs(std::vector<v1::ConfirmedInput>* inputs) {
             });
 }
 
-int CountSpawns(const v1::ConfirmedInput& input) {
-  int n = 0;
-  for (const v1::Command& c : input.commands()) n += c.has_spawn_body() ? 1 : 0;
-  return n;
-}
-
 // Query's admission condition (evaluated by absl::Mutex under mu_).
 bool NoTickWaiting(const std::atomic<bool>* tick_waiting) { return !tick_waiting->load(); }
 
@@ -257,7 +251,7 @@ void WorldHost::Tick(absl::Duration lateness) {
   std::vector<v1::ConfirmedInput> inputs;
   while (!pending_.empty() && pending_.begin()->first <= next) {
     for (v1::ConfirmedInput& in : pending_.begin()->second) {
-      pending_spawns_ -= CountSpawns(in);
+      pending_spawns_ -= sim_->SpawnedBodies(in.commands());
       inputs.push_back(std::move(in));
     }
     pending_.erase(pending_.begin());
@@ -498,7 +492,7 @@ absl::Status WorldHost::SubmitInput(const Outbox* session, const v1::Input& inpu
   confirmed.set_target_tick(target);
   confirmed.set_late(late);
   *confirmed.mutable_commands() = input.commands();
-  pending_spawns_ += CountSpawns(confirmed);
+  pending_spawns_ += sim_->SpawnedBodies(confirmed.commands());
   pending_[apply].push_back(std::move(confirmed));
   accepted_sequence_[slot - 1] = input.sequence();
   return absl::OkStatus();

@@ -190,6 +190,7 @@ class WorldHost {
   v1::RecordingHeader public_header_ ABSL_GUARDED_BY(mu_);
   // Inputs by the tick that will apply them.
   std::map<uint64_t, std::vector<v1::ConfirmedInput>> pending_ ABSL_GUARDED_BY(mu_);
+  // Bodies the spawns among pending_ will add (Simulation::SpawnedBodies).
   int pending_spawns_ ABSL_GUARDED_BY(mu_) = 0;
   // Highest sequence accepted / applied, per slot (index slot-1).
   std::vector<uint64_t> accepted_sequence_ ABSL_GUARDED_BY(mu_);

@@ -785,6 +785,17 @@ void Simulation::SetOwners(const v1::Checkpoint& checkpoint) {
   }
 }
 
+int Simulation::SpawnedBodies(
+    const google::protobuf::RepeatedPtrField<v1::Command>& commands) const {
+  int n = 0;
+  for (const v1::Command& c : commands) {
+    if (!c.has_spawn_body()) continue;
+    auto it = templates_.find(c.spawn_body().template_name());
+    if (it != templates_.end()) n += static_cast<int>(it->second.bodies.size());
+  }
+  return n;
+}
+
 absl::Status Simulation::CheckCommands(uint32_t slot,
                                        const google::protobuf::RepeatedPtrField<v1::Command>& commands,
                                        int pending_spawns, std::string* field) const {

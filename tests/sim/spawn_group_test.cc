@@ -131,6 +131,28 @@ TEST(SpawnGroupTest,
   EXPECT_EQ((*sim)->world().GetBodyIds().size(), 3u);
 }
 
+// Spawns queued for a later tick count their groups' bodies, so a second
+// input cannot pass the limit by arriving before the first is applied.
+TEST(SpawnGroupTest, QueuedGroupSpawnsCountTheirBodies) {
+  // Ground + two pairs = 5 bodies: the limit; one pair is queued.
+  auto sim = Simulation::Create(PairScene(), Config(5));
+  ASSERT_TRUE(sim.ok()) << sim.status();
+  const v1::ConfirmedInput queued = SpawnInput(1, 0.0f, 2.0f, 0.0f);
+  EXPECT_EQ((*sim)->SpawnedBodies(queued.commands()), 2);
+  std::string field;
+  ASSERT_TRUE((*sim)->CheckCommands(1, queued.commands(), 0, &field).ok());
+  const v1::ConfirmedInput second = SpawnInput(1, 3.0f, 2.0f, 0.0f);
+  EXPECT_TRUE((*sim)
+                  ->CheckCommands(1, second.commands(), (*sim)->SpawnedBodies(queued.commands()),
+                                  &field)
+                  .ok());
+  const v1::ConfirmedInput third = SpawnInput(1, 6.0f, 2.0f, 0.0f);
+  const int pending =
+      (*sim)->SpawnedBodies(queued.commands()) + (*sim)->SpawnedBodies(second.commands());
+  EXPECT_EQ((*sim)->CheckCommands(1, third.commands(), pending, &field).code(),
+            absl::StatusCode::kResourceExhausted);
+}
+
 TEST(SpawnGroupTest, BadGroupsAreRefusedByName) {
   struct Case {
     std::function<void(v1::BodyTemplate*)> edit;

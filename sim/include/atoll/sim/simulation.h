@@ -107,12 +107,17 @@ class Simulation {
   /// Checks the commands of an Input from `slot` against the current state
   /// without changing anything: known command kinds, finite values, bodies
   /// that exist (NotFound) and that `slot` owns (PermissionDenied), templates
-  /// that exist, and the body limit counting `pending_spawns` spawns already
-  /// queued (ResourceExhausted). Messages and *field start with the field
-  /// path, e.g. "input.commands[1].apply_impulse.body".
+  /// that exist, and the body limit counting `pending_spawns` bodies that
+  /// spawns already queued will add (SpawnedBodies) (ResourceExhausted).
+  /// Messages and *field start with the field path, e.g.
+  /// "input.commands[1].apply_impulse.body".
   absl::Status CheckCommands(uint32_t slot,
                              const google::protobuf::RepeatedPtrField<v1::Command>& commands,
                              int pending_spawns, std::string* field) const;
+
+  /// The bodies the spawn_body commands among `commands` would add (a group
+  /// template counts its bodies; unknown templates count nothing).
+  int SpawnedBodies(const google::protobuf::RepeatedPtrField<v1::Command>& commands) const;
 
   /// Applies `inputs` in the order given (callers sort by slot, sequence),
   /// each command re-checked against the state at that moment (a failing
