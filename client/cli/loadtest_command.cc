@@ -53,7 +53,7 @@
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "atoll/client/connection.h"
-#include "atoll/delta.h"
+#include "atoll/client/snapshot_bases.h"
 #include "atoll/scene.h"
 #include "atoll/v1/session.grpc.pb.h"
 #include "atoll/v1/world.grpc.pb.h"
@@ -194,25 +194,14 @@ class LoadClient final : public grpc::ClientBidiReactor<v1::ClientMessage, v1::S
 
  private:
   void HandleSnapshot(const v1::Snapshot& s) {
-    if (s.full()) {
-      base_tick_ = s.tick();
-      base_ = s.data();
-    } else {
-      if (s.base_tick() != base_tick_) {
-        // Acked bases only move forward and this client acks every one, so
-        // the server's base is this client's newest.
-        bad_.fetch_add(1);
-        return;
-      }
-      absl::StatusOr<std::string> applied = ApplyDelta(base_, s.data());
-      if (!applied.ok()) {
-        bad_.fetch_add(1);
-        return;
-      }
-      deltas_.fetch_add(1);
-      base_tick_ = s.tick();
-      base_ = *std::move(applied);
+    // The client library's delta handling: the bases a real client keeps,
+    // so a bad delta is a protocol failure, not this client's bookkeeping
+    // (under lag the server's base is older than the newest snapshot).
+    if (!bases_.Accept(s).ok()) {
+      bad_.fetch_add(1);
+      return;
     }
+    if (!s.full()) deltas_.fetch_add(1);
     snapshots_.fetch_add(1);
     v1::ClientMessage ack;
     ack.mutable_ack()->set_snapshot_tick(s.tick());
@@ -237,8 +226,7 @@ class LoadClient final : public grpc::ClientBidiReactor<v1::ClientMessage, v1::S
   grpc::ClientContext context_;
   v1::ServerMessage incoming_;
   // Touched only by the reading callback (one read at a time).
-  uint64_t base_tick_ = 0;
-  std::string base_;
+  client::SnapshotBases bases_;
   std::atomic<uint64_t> bytes_{0}, frames_{0}, snapshots_{0}, deltas_{0}, bad_{0};
   absl::Mutex mu_;
   std::deque<v1::ClientMessage> outgoing_ ABSL_GUARDED_BY(mu_);

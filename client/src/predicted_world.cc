@@ -7,7 +7,6 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "atoll/delta.h"
 #include "atoll/snapshot.h"
 
 namespace atl::client {
@@ -16,7 +15,6 @@ namespace {
 constexpr int kMaxWindow = 60;
 constexpr size_t kKeptHashes = 4096;
 constexpr uint64_t kLostInputTicks = 60;
-constexpr size_t kKeptBases = 8;
 
 v1::Checkpoint ToCheckpoint(const v1::Snapshot& snapshot, const std::string& bytes) {
   v1::Checkpoint cp;
@@ -98,7 +96,7 @@ absl::StatusOr<std::unique_ptr<PredictedWorld>> PredictedWorld::Create(
     if (!predicted.ok()) return predicted.status();
     w->predicted_ = *std::move(predicted);
   }
-  w->bases_[snapshot.tick()] = snapshot.data();
+  w->bases_.Keep(snapshot.tick(), snapshot.data());
   w->RecordHash(snapshot.tick(), w->confirmed_->hash());
   return w;
 }
@@ -180,22 +178,9 @@ absl::Status PredictedWorld::OnFrame(const v1::Frame& frame) {
 }
 
 absl::Status PredictedWorld::OnSnapshot(const v1::Snapshot& snapshot) {
-  std::string bytes;
-  if (snapshot.full()) {
-    bytes = snapshot.data();
-  } else {
-    auto base = bases_.find(snapshot.base_tick());
-    if (base == bases_.end()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "snapshot.base_tick: delta against tick ", snapshot.base_tick(),
-          ", a snapshot this client does not keep"));
-    }
-    absl::StatusOr<std::string> applied = ApplyDelta(base->second, snapshot.data());
-    if (!applied.ok()) return applied.status();
-    bytes = *std::move(applied);
-  }
-  bases_[snapshot.tick()] = bytes;
-  while (bases_.size() > kKeptBases) bases_.erase(bases_.begin());
+  absl::StatusOr<std::string> accepted = bases_.Accept(snapshot);
+  if (!accepted.ok()) return accepted.status();
+  const std::string bytes = *std::move(accepted);
   const uint64_t c = confirmed_->tick();
   if (snapshot.tick() < c) return absl::OkStatus();  // the start of a resumed stream
   if (snapshot.tick() == c && snapshot.state_hash() == confirmed_->hash() &&

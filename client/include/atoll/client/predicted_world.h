@@ -26,6 +26,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "atoll/client/snapshot_bases.h"
 #include "atoll/sim/simulation.h"
 #include "atoll/v1/session.pb.h"
 #include "atoll/world_diff.h"
@@ -166,9 +167,8 @@ class PredictedWorld {
   std::optional<DesyncReport> pending_desync_;
   std::vector<DesyncReport> desyncs_;
   std::map<uint64_t, uint64_t> hashes_;
-  // The newest snapshots received (tick -> full bytes), the bases of delta
-  // snapshots: the server bases them on the last one acknowledged.
-  std::map<uint64_t, std::string> bases_;
+  // The bases of delta snapshots.
+  SnapshotBases bases_;
   PredictionStats stats_;
 };
 
