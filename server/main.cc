@@ -5,7 +5,7 @@
 //
 // With --data_dir every world is recorded there and restored at the next
 // start (docs/recording.md). With --http_listen=127.0.0.1:8080 it also serves
-// the read-only web viewer (docs/viewer.md).
+// the read-only web viewer and replay inspector (docs/viewer.md).
 //
 // Prints "atoll-server listening on HOST:PORT" once it serves (with the real
 // port when --listen asked for port 0), then "atoll-server viewer at
@@ -49,7 +49,8 @@ ABSL_FLAG(std::string, tls_cert, "",
           "PEM certificate (chain) file; with --tls_key the server speaks TLS only");
 ABSL_FLAG(std::string, tls_key, "", "PEM private key file of --tls_cert");
 ABSL_FLAG(std::string, http_listen, "",
-          "HOST:PORT of the read-only web viewer (live worlds in a browser); "
+          "HOST:PORT of the read-only web viewer (live worlds in a browser, and "
+          "the replay inspector on --data_dir's recordings or uploaded ones); "
           "empty: no viewer. Use a loopback HOST unless others should see it");
 ABSL_FLAG(int32_t, http_max_streams, 16, "web viewer streams served at once at most");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(5),

@@ -170,7 +170,8 @@ const std::vector<CommandSpec>& AllCommands() {
       {.name = "view",
        .summary = "the web viewer on a local world: a built-in scene or a JSON "
                   "scene stepped at its tick rate, or a recording (.atrec) "
-                  "played back; no server needed",
+                  "played back and opened in the replay inspector (scrub, "
+                  "step, verify); no server needed",
        .usage = "atoll view SCENE_OR_RECORDING [flags]",
        .arguments = "SCENE_OR_RECORDING (a built-in scene name, a .json "
                     "SceneSpec file or an .atrec recording)",

@@ -1,6 +1,7 @@
 // atoll view — the web viewer on a world of this process: a built-in scene or
 // a JSON SceneSpec stepped at its tick rate, or a recording (.atrec) played
-// back, no server needed. Serves until SIGINT or SIGTERM.
+// back and opened in the replay inspector (scrub, step, verify), no server
+// needed. Serves until SIGINT or SIGTERM.
 
 #include <csignal>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "atoll/sim/recording_format.h"
+#include "atoll/viewer/replay_library.h"
 #include "atoll/viewer/web_server.h"
 #include "client/cli/cli_util.h"
 #include "client/cli/commands.h"
@@ -41,11 +43,16 @@ int RunViewCommand(const std::vector<std::string>& args) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
   std::unique_ptr<LocalWorldBackend> backend;
+  // Uploads from the page can be inspected whatever is viewed.
+  viewer::ReplayLibrary replays(viewer::ReplayLibraryOptions{});
   std::string id = std::filesystem::path(what).stem().string();
+  std::string page = absl::StrCat("?world=", id);
   if (absl::EndsWith(what, ".atrec")) {
     absl::StatusOr<sim::ParsedRecording> read = sim::ReadRecording(what);
     if (!read.ok()) return Fail(read.status());
     if (!read->recording.header().world_id().empty()) id = read->recording.header().world_id();
+    if (absl::Status s = replays.Add(id, what, read->recording); !s.ok()) return Fail(s);
+    page = absl::StrCat("?recording=", id);
     absl::StatusOr<std::unique_ptr<LocalWorldBackend>> made =
         LocalWorldBackend::ForRecording(id, std::move(read->recording));
     if (!made.ok()) return Fail(made.status());
@@ -63,11 +70,12 @@ int RunViewCommand(const std::vector<std::string>& args) {
   viewer::WebServerOptions options;
   options.listen = absl::GetFlag(FLAGS_listen);
   options.title = "atoll view";
+  options.replays = &replays;
   absl::StatusOr<std::unique_ptr<viewer::WebServer>> server =
       viewer::WebServer::Start(options, backend.get());
   if (!server.ok()) return Fail(server.status());
   std::printf("atoll view listening on %s\n", (*server)->address().c_str());
-  std::printf("open %s?world=%s (Ctrl-C to stop)\n", (*server)->url().c_str(), id.c_str());
+  std::printf("open %s%s (Ctrl-C to stop)\n", (*server)->url().c_str(), page.c_str());
   std::fflush(stdout);
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);

@@ -17,6 +17,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "atoll/viewer/replay_library.h"
 #include "atoll/viewer/web_server.h"
 #include "batch_service.h"
 #include "info_service.h"
@@ -192,6 +193,13 @@ class ServerImpl final : public Server {
       web.listen = options.http_listen;
       web.max_streams = options.http_max_streams;
       web.title = "atoll-server";
+      // The replay inspector lists the recordings of <data_dir>/worlds
+      // (WorldRegistry's layout) and takes uploads; with no data dir the
+      // recordings live in memory and only uploads can be inspected.
+      viewer::ReplayLibraryOptions replays;
+      if (!options.data_dir.empty()) replays.dir = absl::StrCat(options.data_dir, "/worlds");
+      replays_ = std::make_unique<viewer::ReplayLibrary>(std::move(replays));
+      web.replays = replays_.get();
       absl::StatusOr<std::unique_ptr<viewer::WebServer>> started =
           viewer::WebServer::Start(web, viewer_backend_.get());
       if (!started.ok()) return started.status();
@@ -262,6 +270,7 @@ class ServerImpl final : public Server {
   std::unique_ptr<grpc::Server> server_;
   // Destroyed first of all (it is declared last): no viewer reaches the
   // registry after.
+  std::unique_ptr<viewer::ReplayLibrary> replays_;  // outlives web_server_
   std::unique_ptr<RegistryViewerBackend> viewer_backend_;
   std::unique_ptr<viewer::WebServer> web_server_;
   std::string address_;

@@ -46,6 +46,22 @@ absl::StatusOr<HttpReply> HttpRequest(const std::string& address, const std::str
   return reply;
 }
 
+absl::StatusOr<HttpReply> HttpPost(const std::string& address, const std::string& path,
+                                   const std::string& body, const std::string& content_type) {
+  httplib::Client client(BaseUrl(address));
+  client.set_read_timeout(30, 0);
+  httplib::Result result = client.Post(path, body, content_type);
+  if (!result) {
+    return absl::UnavailableError(
+        absl::StrCat("POST ", path, ": ", httplib::to_string(result.error())));
+  }
+  HttpReply reply;
+  reply.status = result->status;
+  reply.content_type = result->get_header_value("Content-Type");
+  reply.body = result->body;
+  return reply;
+}
+
 absl::StatusOr<std::vector<StreamEvent>> ReadEvents(const std::string& address,
                                                     const std::string& path, int count,
                                                     absl::Duration timeout) {

@@ -26,6 +26,11 @@ struct HttpReply {
 absl::StatusOr<HttpReply> HttpRequest(const std::string& address, const std::string& method,
                                       const std::string& path);
 
+/// POSTs `body` as `content_type` to `path` at `address`. Unavailable when
+/// nothing answers.
+absl::StatusOr<HttpReply> HttpPost(const std::string& address, const std::string& path,
+                                   const std::string& body, const std::string& content_type);
+
 /// One Server-Sent Event.
 struct StreamEvent {
   std::string event;  // "message" when unnamed

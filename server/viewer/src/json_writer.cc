@@ -31,6 +31,11 @@ void AppendEscaped(std::string_view text, std::string* out) {
 
 }  // namespace
 
+void JsonWriter::Raw(std::string_view json) {
+  Separate();
+  out_.append(json);
+}
+
 void JsonWriter::Separate() {
   if (after_key_) {
     after_key_ = false;

@@ -32,6 +32,8 @@ class JsonWriter {
   /// A 64-bit value as 16 lowercase hex digits in a string (JavaScript
   /// numbers hold 53 bits).
   void Hex64(uint64_t value);
+  /// A value that is already JSON (e.g. a draw frame), written as is.
+  void Raw(std::string_view json);
 
   const std::string& str() const { return out_; }
   std::string Take() { return std::move(out_); }

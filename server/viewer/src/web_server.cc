@@ -7,9 +7,11 @@
 #include <thread>
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "json_writer.h"
+#include "replay_inspector.h"
 #include "web_assets.h"
 
 namespace atl::viewer {
@@ -22,11 +24,16 @@ constexpr absl::Duration kStreamPoll = absl::Milliseconds(250);
 constexpr absl::Duration kKeepAlive = absl::Seconds(5);
 // Threads beyond the streams' own, for pages and the JSON endpoints.
 constexpr int kSpareThreads = 4;
+// Ticks a verification steps between two progress events.
+constexpr int kVerifyTicksPerEvent = 250;
+// The only route that takes a request body.
+constexpr char kUploadPath[] = "/api/recordings";
 
 int HttpStatusOf(const absl::Status& status) {
   switch (status.code()) {
     case absl::StatusCode::kNotFound: return 404;
-    case absl::StatusCode::kInvalidArgument: return 400;
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kOutOfRange: return 400;
     case absl::StatusCode::kResourceExhausted:
     case absl::StatusCode::kUnavailable: return 503;
     default: return 500;
@@ -88,20 +95,37 @@ class WebServerImpl final : public WebServer {
     }
     const size_t threads = static_cast<size_t>(options_.max_streams + kSpareThreads);
     server_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-    // The viewer takes no request bodies.
-    server_.set_payload_max_length(1024);
+    // Only the recording upload takes a body (bounded here); the pre-routing
+    // handler refuses a body on any other route before it is read.
+    server_.set_payload_max_length(
+        options_.replays != nullptr ? options_.replays->options().max_upload_bytes : 1024);
     server_.set_read_timeout(5, 0);
     // A browser that stops reading ends its stream instead of holding a
     // thread for ever.
     server_.set_write_timeout(10, 0);
-    server_.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
-      if (req.method == "GET" || req.method == "HEAD") {
-        return httplib::Server::HandlerResponse::Unhandled;
+    const bool uploads = options_.replays != nullptr;
+    server_.set_pre_routing_handler([uploads](const httplib::Request& req,
+                                              httplib::Response& res) {
+      const bool upload = uploads && req.method == "POST" && req.path == kUploadPath;
+      if (!upload && req.method != "GET" && req.method != "HEAD") {
+        res.set_header("Allow", "GET, HEAD");
+        SetError(res, 405,
+                 absl::StrCat("method ", req.method, " not allowed: the viewer is read-only"));
+        return httplib::Server::HandlerResponse::Handled;
       }
-      res.set_header("Allow", "GET, HEAD");
-      SetError(res, 405,
-               absl::StrCat("method ", req.method, " not allowed: the viewer is read-only"));
-      return httplib::Server::HandlerResponse::Handled;
+      const bool has_body = req.has_header("Transfer-Encoding") ||
+                            (req.has_header("Content-Length") &&
+                             req.get_header_value("Content-Length") != "0");
+      if (upload && absl::StartsWith(req.get_header_value("Content-Type"),
+                                     "application/x-www-form-urlencoded")) {
+        SetError(res, 415, "send the recording file as application/octet-stream");
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      if (!upload && has_body) {
+        SetError(res, 413, "request bodies are refused: the viewer is read-only");
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      return httplib::Server::HandlerResponse::Unhandled;
     });
     server_.Get("/api/worlds", [this](const httplib::Request&, httplib::Response& res) {
       JsonWriter out;
@@ -135,6 +159,7 @@ class WebServerImpl final : public WebServer {
                 [this](const httplib::Request& req, httplib::Response& res) {
                   ServeStream(req, res);
                 });
+    if (options_.replays != nullptr) AddReplayRoutes();
     server_.Get(R"(/.*)", [](const httplib::Request& req, httplib::Response& res) {
       const WebAsset* asset = FindWebAsset(req.path);
       if (asset == nullptr) {
@@ -173,6 +198,156 @@ class WebServerImpl final : public WebServer {
   }
 
  private:
+  void AddReplayRoutes() {
+    ReplayLibrary* replays = options_.replays;
+    server_.Get(kUploadPath, [replays](const httplib::Request&, httplib::Response& res) {
+      JsonWriter out;
+      out.BeginObject();
+      out.Key("recordings");
+      out.BeginArray();
+      for (const RecordingEntry& r : replays->List()) {
+        out.BeginObject();
+        out.Key("id");
+        out.String(r.id);
+        out.Key("source");
+        out.String(r.source);
+        out.Key("name");
+        out.String(r.name);
+        out.Key("bytes");
+        out.Uint(r.bytes);
+        out.EndObject();
+      }
+      out.EndArray();
+      out.EndObject();
+      res.set_header("Cache-Control", "no-store");
+      res.set_content(absl::StrCat(out.str(), "\n"), "application/json");
+    });
+    server_.Post(kUploadPath, [replays](const httplib::Request& req, httplib::Response& res) {
+      std::string name = req.get_param_value("name");
+      if (name.empty()) name = "upload";
+      absl::StatusOr<std::string> id = replays->Upload(name, req.body);
+      if (!id.ok()) {
+        SetError(res, absl::IsResourceExhausted(id.status()) ? 413 : 400,
+                 std::string(id.status().message()));
+        return;
+      }
+      absl::StatusOr<std::shared_ptr<ReplayInspector>> inspector = replays->Open(*id, false);
+      if (!inspector.ok()) {
+        SetError(res, HttpStatusOf(inspector.status()), std::string(inspector.status().message()));
+        return;
+      }
+      res.status = 201;
+      res.set_content(absl::StrCat((*inspector)->SummaryJson(), "\n"), "application/json");
+    });
+    server_.Get(R"(/api/recordings/([^/]+))",
+                [replays](const httplib::Request& req, httplib::Response& res) {
+                  absl::StatusOr<std::shared_ptr<ReplayInspector>> inspector =
+                      replays->Open(req.matches[1], /*reload=*/true);
+                  if (!inspector.ok()) {
+                    SetError(res, HttpStatusOf(inspector.status()),
+                             std::string(inspector.status().message()));
+                    return;
+                  }
+                  res.set_header("Cache-Control", "no-store");
+                  res.set_content(absl::StrCat((*inspector)->SummaryJson(), "\n"),
+                                  "application/json");
+                });
+    server_.Get(R"(/api/recordings/([^/]+)/frame)",
+                [replays](const httplib::Request& req, httplib::Response& res) {
+                  absl::StatusOr<std::shared_ptr<ReplayInspector>> inspector =
+                      replays->Open(req.matches[1], /*reload=*/false);
+                  if (!inspector.ok()) {
+                    SetError(res, HttpStatusOf(inspector.status()),
+                             std::string(inspector.status().message()));
+                    return;
+                  }
+                  uint64_t tick = 0;
+                  if (!absl::SimpleAtoi(req.get_param_value("tick"), &tick)) {
+                    SetError(res, 400, "tick: want ?tick=T, a tick of the recording");
+                    return;
+                  }
+                  DrawFrameOptions options;
+                  options.aabbs = req.get_param_value("aabbs") == "1";
+                  absl::StatusOr<std::string> frame = (*inspector)->FrameAt(tick, options);
+                  if (!frame.ok()) {
+                    SetError(res, HttpStatusOf(frame.status()),
+                             std::string(frame.status().message()));
+                    return;
+                  }
+                  res.set_header("Cache-Control", "no-store");
+                  res.set_content(absl::StrCat(*frame, "\n"), "application/json");
+                });
+    server_.Get(R"(/api/recordings/([^/]+)/verify)",
+                [this](const httplib::Request& req, httplib::Response& res) {
+                  ServeVerification(req, res);
+                });
+  }
+
+  // Verification as an event stream: a "progress" event every few hundred
+  // ticks, then the "result" (ReplayInspector::Verification::ResultJson).
+  void ServeVerification(const httplib::Request& req, httplib::Response& res) {
+    absl::StatusOr<std::shared_ptr<ReplayInspector>> inspector =
+        options_.replays->Open(req.matches[1], /*reload=*/false);
+    if (!inspector.ok()) {
+      SetError(res, HttpStatusOf(inspector.status()), std::string(inspector.status().message()));
+      return;
+    }
+    absl::StatusOr<std::unique_ptr<ReplayInspector::Verification>> made = (*inspector)->Verify();
+    if (!made.ok()) {
+      SetError(res, HttpStatusOf(made.status()), std::string(made.status().message()));
+      return;
+    }
+    if (streams_.fetch_add(1) >= options_.max_streams) {
+      streams_.fetch_sub(1);
+      SetError(res, 503,
+               absl::StrCat("too many viewers (", options_.max_streams, " streams at most)"));
+      return;
+    }
+    std::shared_ptr<ReplayInspector::Verification> run = *std::move(made);
+    std::shared_ptr<ReplayInspector> keep = *std::move(inspector);
+    res.set_header("Cache-Control", "no-store");
+    res.set_chunked_content_provider(
+        "text/event-stream",
+        [this, run, keep](size_t /*offset*/, httplib::DataSink& sink) {
+          if (stopping_.load()) {
+            sink.done();
+            return true;
+          }
+          std::string event;
+          absl::Status advanced = run->Advance(kVerifyTicksPerEvent);
+          absl::StatusOr<std::string> result =
+              advanced.ok() && run->done() ? run->ResultJson() : absl::StatusOr<std::string>("");
+          if (!advanced.ok() || !result.ok()) {
+            JsonWriter out;
+            out.BeginObject();
+            out.Key("message");
+            out.String(std::string((advanced.ok() ? result.status() : advanced).message()));
+            out.EndObject();
+            event = absl::StrCat("event: end\ndata: ", out.str(), "\n\n");
+          } else if (run->done()) {
+            event = absl::StrCat("event: result\ndata: ", *result, "\n\n");
+          } else {
+            JsonWriter out;
+            out.BeginObject();
+            out.Key("ticks_verified");
+            out.Uint(run->ticks_verified());
+            out.Key("total_ticks");
+            out.Uint(run->total_ticks());
+            out.EndObject();
+            event = absl::StrCat("event: progress\ndata: ", out.str(), "\n\n");
+            return sink.write(event.data(), event.size());
+          }
+          const bool written = sink.write(event.data(), event.size());
+          sink.done();
+          return written;
+        },
+        [this, run, keep](bool /*success*/) mutable {
+          run.reset();
+          keep.reset();
+          streams_.fetch_sub(1);
+        });
+  }
+
   FeedOptions FeedOptionsOf(const httplib::Request& req) const {
     FeedOptions options;
     options.aabbs = req.get_param_value("aabbs") == "1";

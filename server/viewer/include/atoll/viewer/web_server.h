@@ -10,9 +10,19 @@
 //                                  frames, newest state wins, at most 60/s),
 //                                  ended by an "end" event; ?aabbs=1 adds the
 //                                  AABB layer
+// With a ReplayLibrary (the replay inspector, docs/viewer.md):
+//   GET /api/recordings            {"recordings": [{"id", "source", "name",
+//                                  "bytes"}, ...]}
+//   POST /api/recordings?name=N    upload a .atrec (the body, at most
+//                                  max_upload_bytes); {"id", ...} or 400
+//   GET /api/recordings/ID         its ticks and checkpoints
+//   GET /api/recordings/ID/frame?tick=T   the re-simulated draw frame at T
+//   GET /api/recordings/ID/verify  text/event-stream: "progress" events,
+//                                  then one "result" event
 //
-// Read-only: GET and HEAD only (405 otherwise), 404 for any other path,
-// request bodies refused, at most `max_streams` streams at once (503 past
+// Read-only: GET and HEAD only (405 otherwise) but for the upload, which
+// keeps the recording in memory; 404 for any other path, request bodies
+// refused elsewhere (413), at most `max_streams` streams at once (503 past
 // that), each frame bounded (DrawFrameOptions::max_primitives).
 
 #ifndef ATOLL_VIEWER_WEB_SERVER_H_
@@ -23,6 +33,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "atoll/viewer/replay_library.h"
 #include "atoll/viewer/viewer_backend.h"
 
 namespace atl::viewer {
@@ -39,6 +50,9 @@ struct WebServerOptions {
   int max_streams = 16;
   /// Shown in the page's title bar ("atoll-server", "atoll view").
   std::string title = "Atoll";
+  /// The replay inspector's recordings (must outlive the server); null
+  /// serves no /api/recordings routes.
+  ReplayLibrary* replays = nullptr;
 };
 
 class WebServer {
