@@ -1,12 +1,10 @@
 #include "atoll/client/verify.h"
 
-#include <limits>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "atoll/sim/frame_events.h"
-#include "atoll/sim/simulation.h"
+#include "atoll/sim/recording_check.h"
 #include "atoll/snapshot.h"
 
 namespace atl::client {
@@ -31,77 +29,33 @@ std::string VerifyReport::ToString() const {
 }
 
 absl::StatusOr<VerifyReport> VerifyRecordingLocally(const v1::Recording& recording) {
-  if (!recording.has_header()) return absl::InvalidArgumentError("recording.header: missing");
-  if (recording.checkpoints_size() == 0) {
-    return absl::InvalidArgumentError("recording.checkpoints: at least the initial one is needed");
-  }
-  absl::StatusOr<v1::WorldConfig> config = sim::NormalizeWorldConfig(
-      recording.header().config(), std::numeric_limits<uint32_t>::max());
-  if (!config.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("recording.header.", std::string(config.status().message())));
-  }
-  absl::StatusOr<std::unique_ptr<sim::Simulation>> sim =
-      sim::Simulation::Restore(recording.header().scene(), *config, recording.checkpoints(0));
-  if (!sim.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("recording.checkpoints[0]: ", std::string(sim.status().message())));
-  }
+  absl::StatusOr<std::unique_ptr<sim::RecordingCheck>> check =
+      sim::RecordingCheck::Start(recording);
+  if (!check.ok()) return check.status();
+  if (absl::Status s = (*check)->Advance(recording.ticks_size()); !s.ok()) return s;
   VerifyReport report;
-  int i = 0;
-  for (; i < recording.ticks_size(); ++i) {
-    const v1::RecordedTick& t = recording.ticks(i);
-    if (t.tick() != (*sim)->tick() + 1) {
-      return absl::InvalidArgumentError(absl::StrCat("recording.ticks[", i, "].tick: expected ",
-                                                     (*sim)->tick() + 1, ", got ", t.tick()));
-    }
-    const std::vector<v1::ConfirmedInput> inputs(t.inputs().begin(), t.inputs().end());
-    if (absl::Status s = (*sim)->Step(inputs, nullptr); !s.ok()) return s;
-    ++report.ticks_verified;
-    if ((*sim)->hash() != t.state_hash()) {
-      report.ok = false;
-      report.first_divergent_tick = t.tick();
-      report.expected_hash = t.state_hash();
-      report.actual_hash = (*sim)->hash();
-      break;
-    }
-    if (t.events_hash() != 0) {
-      const uint64_t events = sim::HashStepEvents((*sim)->world());
-      if (events != t.events_hash()) {
-        report.ok = false;
-        report.events_diverged = true;
-        report.first_divergent_tick = t.tick();
-        report.expected_hash = t.events_hash();
-        report.actual_hash = events;
-        break;
-      }
-    }
-  }
-  if (report.ok || report.events_diverged) return report;
-
-  const v1::Checkpoint* target = nullptr;
-  for (const v1::Checkpoint& cp : recording.checkpoints()) {
-    if (cp.tick() >= report.first_divergent_tick) {
-      target = &cp;
-      break;
-    }
-  }
-  if (target == nullptr) return report;
-  for (++i; i < recording.ticks_size() && (*sim)->tick() < target->tick(); ++i) {
-    const v1::RecordedTick& t = recording.ticks(i);
-    const std::vector<v1::ConfirmedInput> inputs(t.inputs().begin(), t.inputs().end());
-    if (absl::Status s = (*sim)->Step(inputs, nullptr); !s.ok()) return s;
-  }
-  if ((*sim)->tick() != target->tick()) return report;
+  report.ok = (*check)->ok();
+  report.ticks_verified = (*check)->ticks_verified();
+  if (report.ok) return report;
+  report.first_divergent_tick = (*check)->first_divergent_tick();
+  report.expected_hash = (*check)->expected_hash();
+  report.actual_hash = (*check)->actual_hash();
+  report.events_diverged = (*check)->events_diverged();
+  if (report.events_diverged) return report;
+  absl::StatusOr<int> target = (*check)->StepToDiffCheckpoint();
+  if (!target.ok()) return target.status();
+  if (*target < 0) return report;
+  const World& replayed = (*check)->simulation().world();
+  const v1::Checkpoint& cp = recording.checkpoints(*target);
   absl::StatusOr<std::unique_ptr<World>> recorded =
-      LoadSnapshot(target->snapshot(), (*sim)->world().def().broad_phase);
+      LoadSnapshot(cp.snapshot(), replayed.def().broad_phase);
   if (!recorded.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("recording.checkpoints (tick ", target->tick(),
+    return absl::InvalidArgumentError(absl::StrCat("recording.checkpoints (tick ", cp.tick(),
                                                    ").snapshot: ",
                                                    std::string(recorded.status().message())));
   }
-  report.diff_tick = target->tick();
-  report.diffs = DiffWorlds((*sim)->world(), **recorded);
+  report.diff_tick = cp.tick();
+  report.diffs = DiffWorlds(replayed, **recorded);
   return report;
 }
 

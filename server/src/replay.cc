@@ -1,14 +1,13 @@
 #include "replay.h"
 
 #include <cstring>
-#include <limits>
 #include <memory>
 #include <set>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "atoll/server/simulation.h"
-#include "atoll/sim/frame_events.h"
+#include "atoll/sim/recording_check.h"
 #include "atoll/snapshot.h"
 
 namespace atl::server {
@@ -68,81 +67,33 @@ void DiffBodies(const World& replay, const World& recorded, v1::VerifyResponse* 
 }  // namespace
 
 absl::StatusOr<v1::VerifyResponse> VerifyRecording(const v1::Recording& recording) {
-  if (!recording.has_header()) {
-    return absl::InvalidArgumentError("recording.header: missing");
-  }
-  if (recording.checkpoints_size() == 0) {
-    return absl::InvalidArgumentError("recording.checkpoints: at least the initial one is needed");
-  }
-  absl::StatusOr<v1::WorldConfig> config = NormalizeWorldConfig(
-      recording.header().config(), std::numeric_limits<uint32_t>::max());
-  if (!config.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("recording.header.", std::string(config.status().message())));
-  }
-  absl::StatusOr<std::unique_ptr<Simulation>> sim =
-      Simulation::Restore(recording.header().scene(), *config, recording.checkpoints(0));
-  if (!sim.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("recording.checkpoints[0]: ", std::string(sim.status().message())));
-  }
+  absl::StatusOr<std::unique_ptr<sim::RecordingCheck>> check =
+      sim::RecordingCheck::Start(recording);
+  if (!check.ok()) return check.status();
+  if (absl::Status s = (*check)->Advance(recording.ticks_size()); !s.ok()) return s;
   v1::VerifyResponse response;
-  response.set_ok(true);
-  int i = 0;
-  for (; i < recording.ticks_size(); ++i) {
-    const v1::RecordedTick& t = recording.ticks(i);
-    if (t.tick() != (*sim)->tick() + 1) {
-      return absl::InvalidArgumentError(absl::StrCat("recording.ticks[", i, "].tick: expected ",
-                                                     (*sim)->tick() + 1, ", got ", t.tick()));
-    }
-    std::vector<v1::ConfirmedInput> inputs(t.inputs().begin(), t.inputs().end());
-    if (absl::Status s = (*sim)->Step(inputs, nullptr); !s.ok()) return s;
-    response.set_ticks_verified(response.ticks_verified() + 1);
-    if ((*sim)->hash() != t.state_hash()) {
-      response.set_ok(false);
-      response.set_first_divergent_tick(t.tick());
-      response.set_expected_hash(t.state_hash());
-      response.set_actual_hash((*sim)->hash());
-      break;
-    }
-    if (t.events_hash() != 0) {
-      const uint64_t events = sim::HashStepEvents((*sim)->world());
-      if (events != t.events_hash()) {
-        response.set_ok(false);
-        response.set_events_diverged(true);
-        response.set_first_divergent_tick(t.tick());
-        response.set_expected_hash(t.events_hash());
-        response.set_actual_hash(events);
-        return response;
-      }
-    }
-  }
+  response.set_ok((*check)->ok());
+  response.set_ticks_verified((*check)->ticks_verified());
   if (response.ok()) return response;
-
-  // Find the first recorded checkpoint at or after the divergence and
-  // replay up to it for a per-body diff.
-  const v1::Checkpoint* target = nullptr;
-  for (const v1::Checkpoint& cp : recording.checkpoints()) {
-    if (cp.tick() >= response.first_divergent_tick()) {
-      target = &cp;
-      break;
-    }
-  }
-  if (target == nullptr) return response;
-  for (++i; i < recording.ticks_size() && (*sim)->tick() < target->tick(); ++i) {
-    const v1::RecordedTick& t = recording.ticks(i);
-    std::vector<v1::ConfirmedInput> inputs(t.inputs().begin(), t.inputs().end());
-    if (absl::Status s = (*sim)->Step(inputs, nullptr); !s.ok()) return s;
-  }
-  if ((*sim)->tick() != target->tick()) return response;
-  absl::StatusOr<std::unique_ptr<World>> recorded = LoadSnapshot(target->snapshot());
+  response.set_first_divergent_tick((*check)->first_divergent_tick());
+  response.set_expected_hash((*check)->expected_hash());
+  response.set_actual_hash((*check)->actual_hash());
+  response.set_events_diverged((*check)->events_diverged());
+  if (response.events_diverged()) return response;
+  // A per-body diff at the first recorded checkpoint at or after the
+  // divergence.
+  absl::StatusOr<int> target = (*check)->StepToDiffCheckpoint();
+  if (!target.ok()) return target.status();
+  if (*target < 0) return response;
+  const v1::Checkpoint& cp = recording.checkpoints(*target);
+  absl::StatusOr<std::unique_ptr<World>> recorded = LoadSnapshot(cp.snapshot());
   if (!recorded.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("recording.checkpoints (tick ", target->tick(),
+    return absl::InvalidArgumentError(absl::StrCat("recording.checkpoints (tick ", cp.tick(),
                                                    ").snapshot: ",
                                                    std::string(recorded.status().message())));
   }
-  response.set_diff_tick(target->tick());
-  DiffBodies((*sim)->world(), **recorded, &response);
+  response.set_diff_tick(cp.tick());
+  DiffBodies((*check)->simulation().world(), **recorded, &response);
   return response;
 }
 

@@ -168,94 +168,56 @@ absl::StatusOr<std::string> ReplayInspector::FrameAt(uint64_t tick,
 }
 
 absl::StatusOr<std::unique_ptr<ReplayInspector::Verification>> ReplayInspector::Verify() const {
-  absl::StatusOr<std::unique_ptr<sim::Simulation>> sim = RestoreCheckpoint(0);
-  if (!sim.ok()) return sim.status();
-  return std::unique_ptr<Verification>(new Verification(this, *std::move(sim)));
-}
-
-absl::Status ReplayInspector::Verification::Advance(int max_ticks) {
-  const v1::Recording& recording = inspector_->recording();
-  // The same loop as client::VerifyRecordingLocally (client/src/verify.cc).
-  for (int n = 0; n < max_ticks && !done_; ++n) {
-    if (next_ >= recording.ticks_size()) {
-      done_ = true;
-      break;
-    }
-    const v1::RecordedTick& t = recording.ticks(next_++);
-    const std::vector<v1::ConfirmedInput> inputs(t.inputs().begin(), t.inputs().end());
-    if (absl::Status s = sim_->Step(inputs, nullptr); !s.ok()) return s;
-    ++ticks_verified_;
-    if (sim_->hash() != t.state_hash()) {
-      diverged_ = true;
-      divergent_tick_ = t.tick();
-      expected_hash_ = t.state_hash();
-      actual_hash_ = sim_->hash();
-      done_ = true;
-      break;
-    }
-    if (t.events_hash() != 0) {
-      const uint64_t events = sim::HashStepEvents(sim_->world());
-      if (events != t.events_hash()) {
-        diverged_ = true;
-        events_diverged_ = true;
-        divergent_tick_ = t.tick();
-        expected_hash_ = t.events_hash();
-        actual_hash_ = events;
-        done_ = true;
-        break;
-      }
-    }
-  }
-  return absl::OkStatus();
+  absl::StatusOr<std::unique_ptr<sim::RecordingCheck>> check =
+      sim::RecordingCheck::Start(*recording_);
+  if (!check.ok()) return check.status();
+  return std::unique_ptr<Verification>(new Verification(this, *std::move(check)));
 }
 
 absl::StatusOr<std::string> ReplayInspector::Verification::ResultJson() {
+  const sim::RecordingCheck& check = *check_;
+  const bool diverged = !check.ok();
+  const uint64_t divergent_tick = check.first_divergent_tick();
   JsonWriter out;
   out.BeginObject();
   out.Key("ok");
-  out.Bool(!diverged_);
+  out.Bool(!diverged);
   out.Key("ticks_verified");
-  out.Uint(ticks_verified_);
+  out.Uint(check.ticks_verified());
   out.Key("total_ticks");
-  out.Uint(total_ticks());
-  if (!diverged_) {
+  out.Uint(check.total_ticks());
+  if (!diverged) {
     out.Key("message");
-    out.String(absl::StrCat("ok: ", ticks_verified_, " ticks verified"));
+    out.String(absl::StrCat("ok: ", check.ticks_verified(), " ticks verified"));
     out.EndObject();
     return out.Take();
   }
   out.Key("kind");
-  out.String(events_diverged_ ? "events" : "state");
+  out.String(check.events_diverged() ? "events" : "state");
   out.Key("tick");
-  out.Uint(divergent_tick_);
+  out.Uint(divergent_tick);
   out.Key("expected_hash");
-  out.Hex64(expected_hash_);
+  out.Hex64(check.expected_hash());
   out.Key("actual_hash");
-  out.Hex64(actual_hash_);
-  if (events_diverged_) {
+  out.Hex64(check.actual_hash());
+  if (check.events_diverged()) {
     out.Key("message");
     out.String(absl::StrFormat(
         "events diverged at tick %d: the states match but the step's events do not "
         "(recorded events hash %016x, re-simulated %016x)",
-        divergent_tick_, expected_hash_, actual_hash_));
+        divergent_tick, check.expected_hash(), check.actual_hash()));
     out.EndObject();
     return out.Take();
   }
   std::string message =
       absl::StrFormat("diverged at tick %d: recorded hash %016x, re-simulated hash %016x",
-                      divergent_tick_, expected_hash_, actual_hash_);
+                      divergent_tick, check.expected_hash(), check.actual_hash());
 
-  // As verify.cc: the recorded state is the first checkpoint at or after the
-  // divergent tick; the re-simulation steps on to it.
-  const v1::Recording& recording = inspector_->recording();
-  int target = -1;
-  for (int i = 0; i < recording.checkpoints_size(); ++i) {
-    if (recording.checkpoints(i).tick() >= divergent_tick_) {
-      target = i;
-      break;
-    }
-  }
-  if (target < 0) {
+  // The recorded state is the first checkpoint at or after the divergent
+  // tick; the re-simulation steps on to it.
+  absl::StatusOr<int> target = check_->StepToDiffCheckpoint();
+  if (!target.ok()) return target.status();
+  if (*target < 0) {
     out.Key("diff_tick");
     out.Uint(0);
     out.Key("message");
@@ -263,16 +225,16 @@ absl::StatusOr<std::string> ReplayInspector::Verification::ResultJson() {
     out.EndObject();
     return out.Take();
   }
-  const uint64_t diff_tick = recording.checkpoints(target).tick();
-  if (absl::Status s = inspector_->StepTo(sim_.get(), diff_tick); !s.ok()) return s;
+  const uint64_t diff_tick = inspector_->recording().checkpoints(*target).tick();
+  const sim::Simulation& replayed = check.simulation();
   absl::StatusOr<std::unique_ptr<sim::Simulation>> recorded =
-      inspector_->RestoreCheckpoint(target);
+      inspector_->RestoreCheckpoint(*target);
   if (!recorded.ok()) return recorded.status();
-  const std::vector<BodyDiff> diffs = DiffWorlds(sim_->world(), (*recorded)->world());
-  if (diff_tick == divergent_tick_) {
+  const std::vector<BodyDiff> diffs = DiffWorlds(replayed.world(), (*recorded)->world());
+  if (diff_tick == divergent_tick) {
     absl::StrAppend(&message, "; states compared at that tick (a checkpoint)");
   } else {
-    absl::StrAppend(&message, "; tick ", divergent_tick_,
+    absl::StrAppend(&message, "; tick ", divergent_tick,
                     " has no checkpoint: states compared at checkpoint tick ", diff_tick,
                     ", the first after it");
   }
@@ -285,7 +247,7 @@ absl::StatusOr<std::string> ReplayInspector::Verification::ResultJson() {
   out.Key("diff_tick");
   out.Uint(diff_tick);
   out.Key("diff_at_divergent_tick");
-  out.Bool(diff_tick == divergent_tick_);
+  out.Bool(diff_tick == divergent_tick);
   out.Key("message");
   out.String(message);
   out.Key("bodies");
@@ -311,10 +273,10 @@ absl::StatusOr<std::string> ReplayInspector::Verification::ResultJson() {
   out.Key("recorded_frame");
   out.Raw(DrawFrameJson(**recorded, info, options));
   info.note = absl::StrCat("re-simulated to tick ", diff_tick);
-  info.hash_matches = sim_->hash() == (*recorded)->hash();
+  info.hash_matches = replayed.hash() == (*recorded)->hash();
   info.expected_hash = (*recorded)->hash();
   out.Key("replayed_frame");
-  out.Raw(DrawFrameJson(*sim_, info, options));
+  out.Raw(DrawFrameJson(replayed, info, options));
   out.EndObject();
   return out.Take();
 }

@@ -18,6 +18,7 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "atoll/sim/recording_check.h"
 #include "atoll/sim/simulation.h"
 #include "atoll/v1/recording.pb.h"
 #include "atoll/viewer/draw_frame.h"
@@ -55,12 +56,10 @@ class ReplayInspector {
     /// Steps up to `max_ticks` more ticks, stopping at the first tick whose
     /// state hash or events hash differs from the recorded one. A step's
     /// error.
-    absl::Status Advance(int max_ticks);
-    bool done() const { return done_; }
-    uint64_t ticks_verified() const { return ticks_verified_; }
-    uint64_t total_ticks() const {
-      return static_cast<uint64_t>(inspector_->recording().ticks_size());
-    }
+    absl::Status Advance(int max_ticks) { return check_->Advance(max_ticks); }
+    bool done() const { return check_->done(); }
+    uint64_t ticks_verified() const { return check_->ticks_verified(); }
+    uint64_t total_ticks() const { return check_->total_ticks(); }
     /// Once done: {"ok", "ticks_verified", "total_ticks"} and, on a
     /// divergence, "kind" ("state" or "events"), "tick", "expected_hash",
     /// "actual_hash", "message", and for a state divergence "diff_tick"
@@ -72,19 +71,12 @@ class ReplayInspector {
 
    private:
     friend class ReplayInspector;
-    Verification(const ReplayInspector* inspector, std::unique_ptr<sim::Simulation> sim)
-        : inspector_(inspector), sim_(std::move(sim)) {}
+    Verification(const ReplayInspector* inspector, std::unique_ptr<sim::RecordingCheck> check)
+        : inspector_(inspector), check_(std::move(check)) {}
 
     const ReplayInspector* const inspector_;
-    std::unique_ptr<sim::Simulation> sim_;
-    int next_ = 0;  // index into recording().ticks()
-    bool done_ = false;
-    uint64_t ticks_verified_ = 0;
-    bool diverged_ = false;
-    bool events_diverged_ = false;
-    uint64_t divergent_tick_ = 0;
-    uint64_t expected_hash_ = 0;
-    uint64_t actual_hash_ = 0;
+    // The verification loop atoll verify and ReplayService.Verify run too.
+    std::unique_ptr<sim::RecordingCheck> check_;
   };
   /// A verification from the first checkpoint, on its own Simulation (the
   /// inspector's frames are not disturbed). Restore's errors.
