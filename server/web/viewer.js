@@ -240,74 +240,118 @@
     }
   }
 
+  // One Path2D per colour: a frame of thousands of shapes is a handful of
+  // fill and stroke calls instead of two state changes and a draw per
+  // shape. Fills go first, then outlines; rounded polygons, capsules and
+  // text, which need a line width or transform of their own, are drawn
+  // last, one by one.
   function drawLayer(ctx, layer, pixel) {
+    const fills = new Map();
+    const strokes = new Map();
+    const single = [];
+    const path = (map, color) => {
+      let p = map.get(color);
+      if (p === undefined) {
+        p = new Path2D();
+        map.set(color, p);
+      }
+      return p;
+    };
     for (const p of layer) {
       switch (p[0]) {
         case 'p': { // fill, stroke, radius, x0, y0, ...
-          ctx.beginPath();
-          ctx.moveTo(p[4], p[5]);
-          for (let i = 6; i < p.length; i += 2) ctx.lineTo(p[i], p[i + 1]);
-          ctx.closePath();
-          ctx.fillStyle = p[1];
-          ctx.fill();
-          if (p[3] > 0) { // rounded: the core grown by the radius
-            ctx.lineWidth = 2 * p[3];
-            ctx.strokeStyle = p[1];
-            ctx.stroke();
-            ctx.lineWidth = pixel;
+          if (p[3] > 0) {
+            single.push(p);
+            break;
           }
-          ctx.strokeStyle = p[2];
-          ctx.stroke();
+          for (const q of [path(fills, p[1]), path(strokes, p[2])]) {
+            q.moveTo(p[4], p[5]);
+            for (let i = 6; i < p.length; i += 2) q.lineTo(p[i], p[i + 1]);
+            q.closePath();
+          }
           break;
         }
         case 'c': { // fill, stroke, x, y, r, ax, ay
-          ctx.beginPath();
-          ctx.arc(p[3], p[4], p[5], 0, 2 * Math.PI);
-          ctx.fillStyle = p[1];
-          ctx.fill();
-          ctx.strokeStyle = p[2];
-          ctx.moveTo(p[3], p[4]);
-          ctx.lineTo(p[3] + p[5] * p[6], p[4] + p[5] * p[7]);
-          ctx.stroke();
+          const f = path(fills, p[1]);
+          f.moveTo(p[3] + p[5], p[4]);
+          f.arc(p[3], p[4], p[5], 0, 2 * Math.PI);
+          const s = path(strokes, p[2]);
+          s.moveTo(p[3] + p[5], p[4]);
+          s.arc(p[3], p[4], p[5], 0, 2 * Math.PI);
+          s.moveTo(p[3], p[4]);
+          s.lineTo(p[3] + p[5] * p[6], p[4] + p[5] * p[7]);
           break;
         }
-        case 'k': { // fill, stroke, x1, y1, x2, y2, r
-          ctx.beginPath();
-          ctx.moveTo(p[3], p[4]);
-          ctx.lineTo(p[5], p[6]);
-          ctx.lineWidth = 2 * p[7];
-          ctx.strokeStyle = p[1];
-          ctx.stroke();
-          ctx.lineWidth = pixel;
-          ctx.strokeStyle = p[2];
-          ctx.stroke();
+        case 's': { // color, x1, y1, x2, y2
+          const s = path(strokes, p[1]);
+          s.moveTo(p[2], p[3]);
+          s.lineTo(p[4], p[5]);
           break;
         }
-        case 's': // color, x1, y1, x2, y2
-          ctx.beginPath();
-          ctx.moveTo(p[2], p[3]);
-          ctx.lineTo(p[4], p[5]);
-          ctx.strokeStyle = p[1];
-          ctx.stroke();
-          break;
         case 'd': { // color, x, y, size in pixels
           const r = (p[4] / 2) * pixel;
-          ctx.fillStyle = p[1];
-          ctx.fillRect(p[2] - r, p[3] - r, 2 * r, 2 * r);
+          path(fills, p[1]).rect(p[2] - r, p[3] - r, 2 * r, 2 * r);
           break;
         }
-        case 't': { // color, x, y, text
-          ctx.save();
-          ctx.translate(p[2], p[3]);
-          ctx.scale(pixel, -pixel);
-          ctx.fillStyle = p[1];
-          ctx.fillText(p[4], 0, 0);
-          ctx.restore();
+        case 'k':
+        case 't':
+          single.push(p);
           break;
-        }
         default:
           break;
       }
+    }
+    for (const [color, p] of fills) {
+      ctx.fillStyle = color;
+      ctx.fill(p);
+    }
+    for (const [color, p] of strokes) {
+      ctx.strokeStyle = color;
+      ctx.stroke(p);
+    }
+    for (const p of single) drawSingle(ctx, p, pixel);
+  }
+
+  function drawSingle(ctx, p, pixel) {
+    switch (p[0]) {
+      case 'p': { // a rounded polygon: the core grown by the radius
+        ctx.beginPath();
+        ctx.moveTo(p[4], p[5]);
+        for (let i = 6; i < p.length; i += 2) ctx.lineTo(p[i], p[i + 1]);
+        ctx.closePath();
+        ctx.fillStyle = p[1];
+        ctx.fill();
+        ctx.lineWidth = 2 * p[3];
+        ctx.strokeStyle = p[1];
+        ctx.stroke();
+        ctx.lineWidth = pixel;
+        ctx.strokeStyle = p[2];
+        ctx.stroke();
+        break;
+      }
+      case 'k': { // fill, stroke, x1, y1, x2, y2, r
+        ctx.beginPath();
+        ctx.moveTo(p[3], p[4]);
+        ctx.lineTo(p[5], p[6]);
+        ctx.lineWidth = 2 * p[7];
+        ctx.strokeStyle = p[1];
+        ctx.stroke();
+        ctx.lineWidth = pixel;
+        ctx.strokeStyle = p[2];
+        ctx.stroke();
+        break;
+      }
+      case 't': { // color, x, y, text
+        ctx.save();
+        ctx.translate(p[2], p[3]);
+        ctx.scale(pixel, -pixel);
+        ctx.fillStyle = p[1];
+        ctx.fillText(p[4], 0, 0);
+        ctx.restore();
+        break;
+      }
+      default:
+        break;
     }
   }
 
