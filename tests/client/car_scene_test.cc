@@ -45,15 +45,6 @@ v1::Command Spawn(const std::string& name, float x, float y) {
   return c;
 }
 
-v1::Join JoinFor(const v1::CreateWorldResponse& world, uint32_t slot) {
-  v1::Join join;
-  join.set_world_id(world.world().world_id());
-  join.set_slot(slot);
-  join.set_token(world.tokens(slot - 1).token());
-  join.set_resume_from_tick(0);
-  return join;
-}
-
 TEST(CarSceneTest, TwoPlayersDriveAndSpawnAndEveryReplicaAndTheRecordingAgree) {
   auto server = ServerProcess::Start();
   ASSERT_TRUE(server.ok()) << server.status();

@@ -111,12 +111,7 @@ TEST(JointEventsTest, ThePlayerOpensTheDoorWhenTheSensorSeesTheBall) {
   *request.mutable_scene() = LoadSceneSpec(kDoorScene);
   *request.mutable_config() = DoorConfig();
   const v1::CreateWorldResponse world = CreateWorld(address, request);
-  v1::Join join;
-  join.set_world_id("door");
-  join.set_slot(1);
-  join.set_token(world.tokens(0).token());
-  join.set_resume_from_tick(0);
-  auto player = SessionClient::Connect(address, join);
+  auto player = SessionClient::Connect(address, JoinFor(world, 1));
 
   // React to the stream as a game client would.
   ASSERT_TRUE(player->WaitFor(
@@ -226,12 +221,7 @@ TEST(JointEventsTest, AJointBreaksAtTheSameTickOnTheServerAndInReplay) {
   request.mutable_config()->set_tick_rate_hz(120);
   request.mutable_config()->set_player_slots(1);
   const v1::CreateWorldResponse world = CreateWorld(address, request);
-  v1::Join join;
-  join.set_world_id("hook");
-  join.set_slot(1);
-  join.set_token(world.tokens(0).token());
-  join.set_resume_from_tick(0);
-  auto player = SessionClient::Connect(address, join);
+  auto player = SessionClient::Connect(address, JoinFor(world, 1));
   ASSERT_TRUE(player->WaitForTick(30, absl::Seconds(20)));
   // Nothing broke under the weight alone.
   for (const v1::ServerMessage& m : player->messages()) {

@@ -93,6 +93,15 @@ v1::Command Impulse(const v1::BodyRef& body, float x, float y) {
   return c;
 }
 
+v1::Join JoinFor(const v1::CreateWorldResponse& world, uint32_t slot) {
+  v1::Join join;
+  join.set_world_id(world.world().world_id());
+  join.set_slot(slot);
+  join.set_token(world.tokens(slot - 1).token());
+  join.set_resume_from_tick(0);
+  return join;
+}
+
 v1::ClientMessage InputMessage(uint64_t sequence, uint64_t target_tick,
                                std::vector<v1::Command> commands) {
   v1::ClientMessage m;

@@ -31,6 +31,9 @@ v1::WorldInfo GetWorld(const std::string& address, const std::string& world_id);
 v1::Recording GetRecording(const std::string& address, const std::string& world_id,
                            bool header_only = false);
 
+/// The Join of player `slot` of a world just created, from tick 0.
+v1::Join JoinFor(const v1::CreateWorldResponse& world, uint32_t slot);
+
 v1::BodyRef Body(uint32_t index, uint32_t generation = 1);
 v1::Command Impulse(const v1::BodyRef& body, float x, float y);
 v1::ClientMessage InputMessage(uint64_t sequence, uint64_t target_tick,

@@ -38,15 +38,6 @@ v1::CreateWorldRequest DuelRequest(const std::string& id) {
   return request;
 }
 
-v1::Join JoinFor(const v1::CreateWorldResponse& world, uint32_t slot) {
-  v1::Join join;
-  join.set_world_id(world.world().world_id());
-  join.set_slot(slot);
-  join.set_token(world.tokens(slot - 1).token());
-  join.set_resume_from_tick(0);
-  return join;
-}
-
 class SessionTest : public ::testing::Test {
  protected:
   void SetUp() override { data_dir_ = MakeTempDir(); }
