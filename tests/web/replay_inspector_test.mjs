@@ -14,63 +14,17 @@
 // opens it in the inspector, which finds the same divergence. Exit 0 on
 // success, 77 (skipped) without chromium.
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createInterface } from 'node:readline';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = 77;
-const here = dirname(fileURLToPath(import.meta.url));
+import { CHROMIUM, SKIP, check, fail, loadPlaywright, runAtoll, sleep, startServer }
+  from './harness.mjs';
+
 const [serverBin, atollBin, arenaScene, screenshot] = process.argv.slice(2);
-
-function fail(message) {
-  console.error(`FAIL: ${message}`);
-  process.exitCode = 1;
-  throw new Error(message);
-}
-
-function check(condition, message) {
-  if (!condition) fail(message);
-  console.log(`ok: ${message}`);
-}
-
-async function loadPlaywright() {
-  try {
-    return await import('playwright-core');
-  } catch {
-    console.log('installing playwright-core from tests/web/package-lock.json');
-    const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'],
-                          { cwd: here, stdio: 'inherit' });
-    if (npm.status !== 0) {
-      fail('playwright-core is not installed and `npm ci` failed (is the npm registry reachable?)');
-    }
-    return await import('playwright-core');
-  }
-}
-
-function startServer(dataDir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(serverBin, ['--listen=127.0.0.1:0', '--http_listen=127.0.0.1:0',
-                                    `--data_dir=${dataDir}`],
-                        { stdio: ['ignore', 'pipe', 'inherit'] });
-    const found = {};
-    const timer = setTimeout(() => reject(new Error('atoll-server did not start')), 10000);
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      let m = line.match(/^atoll-server listening on (\S+)/);
-      if (m) found.grpc = m[1];
-      m = line.match(/^atoll-server viewer at (\S+)/);
-      if (m) found.http = m[1];
-      if (found.grpc && found.http) {
-        clearTimeout(timer);
-        resolve({ child, ...found });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`atoll-server exited with ${code}`)));
-  });
-}
+const atoll = (...args) => runAtoll(atollBin, ...args);
 
 // `atoll view FILE` on a free port; resolves with the URL it prints.
 function startView(file) {
@@ -89,13 +43,6 @@ function startView(file) {
   });
 }
 
-function atoll(...args) {
-  const run = spawnSync(atollBin, args, { encoding: 'utf8' });
-  if (run.status !== 0) fail(`atoll ${args.join(' ')}: ${run.stderr}`);
-  return run.stdout;
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ---- the recording file, edited in place (docs/recording.md) --------------
 // "ATOLLREC" + u32 version, then records [u32 length][u8 type][u64 FNV-1a of
@@ -201,7 +148,7 @@ async function main() {
   }
   const { chromium } = await loadPlaywright();
   const dir = mkdtempSync(join(tmpdir(), 'atoll-replay-'));
-  const server = await startServer(join(dir, 'data'));
+  const server = await startServer(serverBin, [`--data_dir=${join(dir, 'data')}`]);
   let browser;
   let view;
   try {

@@ -10,71 +10,13 @@
 // a tooltip with its id. Reports (does not assert) the time to draw a
 // 5 000-body frame. Exit 0 on success, 77 (skipped) without chromium.
 
-import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = 77;
-const here = dirname(fileURLToPath(import.meta.url));
+import { CHROMIUM, SKIP, check, fail, loadPlaywright, runAtoll, sleep, startServer }
+  from './harness.mjs';
+
 const [serverBin, atollBin, screenshot] = process.argv.slice(2);
-
-function fail(message) {
-  console.error(`FAIL: ${message}`);
-  process.exitCode = 1;
-  throw new Error(message);
-}
-
-function check(condition, message) {
-  if (!condition) fail(message);
-  console.log(`ok: ${message}`);
-}
-
-async function loadPlaywright() {
-  try {
-    return await import('playwright-core');
-  } catch {
-    // Install the locked version (scripts/setup normally has); offline
-    // first, from npm's cache.
-    console.log('installing playwright-core from tests/web/package-lock.json');
-    const npm = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'],
-                          { cwd: here, stdio: 'inherit' });
-    if (npm.status !== 0) {
-      fail('playwright-core is not installed and `npm ci` failed (is the npm registry reachable?)');
-    }
-    return await import('playwright-core');
-  }
-}
-
-function startServer() {
-  return new Promise((resolve, reject) => {
-    const child = spawn(serverBin, ['--listen=127.0.0.1:0', '--http_listen=127.0.0.1:0'],
-                        { stdio: ['ignore', 'pipe', 'inherit'] });
-    const found = {};
-    const timer = setTimeout(() => reject(new Error('atoll-server did not start')), 10000);
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      let m = line.match(/^atoll-server listening on (\S+)/);
-      if (m) found.grpc = m[1];
-      m = line.match(/^atoll-server viewer at (\S+)/);
-      if (m) found.http = m[1];
-      if (found.grpc && found.http) {
-        clearTimeout(timer);
-        resolve({ child, ...found });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`atoll-server exited with ${code}`)));
-  });
-}
-
-function atoll(...args) {
-  const run = spawnSync(atollBin, args, { encoding: 'utf8' });
-  if (run.status !== 0) fail(`atoll ${args.join(' ')}: ${run.stderr}`);
-  return run.stdout;
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const atoll = (...args) => runAtoll(atollBin, ...args);
 
 async function main() {
   if (!existsSync(CHROMIUM)) {
@@ -82,7 +24,7 @@ async function main() {
     return SKIP;
   }
   const { chromium } = await loadPlaywright();
-  const server = await startServer();
+  const server = await startServer(serverBin);
   let browser;
   try {
     // busy: a drum turning forever; calm: a small pyramid that falls asleep.
