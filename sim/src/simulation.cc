@@ -51,6 +51,12 @@ absl::Status CheckFloat(float x, const std::string& field) {
   return absl::OkStatus();
 }
 
+absl::Status CheckBounded(float x, const std::string& field, float bound) {
+  if (!std::isfinite(x)) return Invalid(field, "must be finite");
+  if (std::fabs(x) > bound) return Invalid(field, absl::StrCat("must be within +-", bound));
+  return absl::OkStatus();
+}
+
 // A chain's edges as chain segments (MakeChainSegments, which checks them,
 // an open end's ghost vertex included).
 absl::StatusOr<std::vector<ShapeGeometry>> ToChain(const v1::ChainGeometry& chain,
@@ -458,6 +464,61 @@ absl::StatusOr<SpawnTemplate> ToSpawnTemplate(
   return out;
 }
 
+// The value checks of a command, which need no state: finite numbers within
+// the bounds the engine handles without overflowing (a force or impulse of
+// 1e38 makes a velocity infinite). Shared by CheckCommands, at input time,
+// and ApplyCommand, which a replay reaches without the former. *sub gets
+// the command's field ("apply_force").
+absl::Status CheckCommandValues(const v1::Command& c, std::string* sub) {
+  absl::Status s;
+  switch (c.kind_case()) {
+    case v1::Command::kApplyForce:
+      *sub = "apply_force";
+      s = CheckVec(c.apply_force().force(), "force", 1e9f);
+      if (s.ok()) s = CheckVec(c.apply_force().point(), "point", kWorldBound);
+      break;
+    case v1::Command::kApplyImpulse:
+      *sub = "apply_impulse";
+      s = CheckVec(c.apply_impulse().impulse(), "impulse", 1e9f);
+      if (s.ok()) s = CheckVec(c.apply_impulse().point(), "point", kWorldBound);
+      break;
+    case v1::Command::kSetLinearVelocity:
+      *sub = "set_linear_velocity";
+      s = CheckVec(c.set_linear_velocity().velocity(), "velocity", 1e6f);
+      break;
+    case v1::Command::kSetAngularVelocity:
+      *sub = "set_angular_velocity";
+      s = CheckBounded(c.set_angular_velocity().velocity(), "velocity", 1e6f);
+      break;
+    case v1::Command::kApplyTorque:
+      *sub = "apply_torque";
+      s = CheckBounded(c.apply_torque().torque(), "torque", 1e9f);
+      break;
+    case v1::Command::kApplyAngularImpulse:
+      *sub = "apply_angular_impulse";
+      s = CheckBounded(c.apply_angular_impulse().impulse(), "impulse", 1e9f);
+      break;
+    case v1::Command::kSetGravityScale:
+      *sub = "set_gravity_scale";
+      s = CheckBounded(c.set_gravity_scale().scale(), "scale", 1e3f);
+      break;
+    case v1::Command::kSetTransform:
+      *sub = "set_transform";
+      s = CheckVec(c.set_transform().position(), "position", kWorldBound);
+      if (s.ok()) s = CheckFloat(c.set_transform().angle(), "angle");
+      break;
+    case v1::Command::kSpawnBody:
+      *sub = "spawn_body";
+      s = CheckVec(c.spawn_body().position(), "position", kWorldBound);
+      if (s.ok()) s = CheckFloat(c.spawn_body().angle(), "angle");
+      if (s.ok()) s = CheckVec(c.spawn_body().linear_velocity(), "linear_velocity", 1e6f);
+      break;
+    default:
+      break;
+  }
+  return s;
+}
+
 // Which field of a command names its joint ("joint.joint", ...), and the
 // joint; nullptr for commands without one.
 const v1::JointRef* CommandJoint(const v1::Command& c, std::string* name) {
@@ -850,63 +911,14 @@ absl::Status Simulation::CheckCommands(uint32_t slot,
         }
       }
     }
+    std::string sub;
+    if (absl::Status s = CheckCommandValues(c, &sub); !s.ok()) return fail(s, sub);
     switch (c.kind_case()) {
-      case v1::Command::kApplyForce:
-        if (absl::Status s = CheckVec(c.apply_force().force(), "force", 1e9f); !s.ok()) {
-          return fail(s, "apply_force");
-        }
-        if (absl::Status s = CheckVec(c.apply_force().point(), "point", kWorldBound); !s.ok()) {
-          return fail(s, "apply_force");
-        }
-        break;
-      case v1::Command::kApplyImpulse:
-        if (absl::Status s = CheckVec(c.apply_impulse().impulse(), "impulse", 1e9f); !s.ok()) {
-          return fail(s, "apply_impulse");
-        }
-        if (absl::Status s = CheckVec(c.apply_impulse().point(), "point", kWorldBound); !s.ok()) {
-          return fail(s, "apply_impulse");
-        }
-        break;
-      case v1::Command::kSetLinearVelocity:
-        if (absl::Status s = CheckVec(c.set_linear_velocity().velocity(), "velocity", 1e6f);
-            !s.ok()) {
-          return fail(s, "set_linear_velocity");
-        }
-        break;
-      case v1::Command::kSetAngularVelocity:
-        if (absl::Status s = CheckFloat(c.set_angular_velocity().velocity(), "velocity");
-            !s.ok()) {
-          return fail(s, "set_angular_velocity");
-        }
-        break;
-      case v1::Command::kApplyTorque:
-        if (absl::Status s = CheckFloat(c.apply_torque().torque(), "torque"); !s.ok()) {
-          return fail(s, "apply_torque");
-        }
-        break;
-      case v1::Command::kApplyAngularImpulse:
-        if (absl::Status s = CheckFloat(c.apply_angular_impulse().impulse(), "impulse");
-            !s.ok()) {
-          return fail(s, "apply_angular_impulse");
-        }
-        break;
-      case v1::Command::kSetGravityScale:
-        if (absl::Status s = CheckFloat(c.set_gravity_scale().scale(), "scale"); !s.ok()) {
-          return fail(s, "set_gravity_scale");
-        }
-        break;
       case v1::Command::kSetTransform: {
         const absl::StatusOr<BodyInfo> info = world_->GetBody(ToBodyId(c.set_transform().body()));
         if (info.ok() && info->type != BodyType::kKinematic) {
           return fail(absl::InvalidArgumentError("only kinematic bodies can be teleported"),
                       "set_transform.body");
-        }
-        if (absl::Status s = CheckVec(c.set_transform().position(), "position", kWorldBound);
-            !s.ok()) {
-          return fail(s, "set_transform");
-        }
-        if (absl::Status s = CheckFloat(c.set_transform().angle(), "angle"); !s.ok()) {
-          return fail(s, "set_transform");
         }
         break;
       }
@@ -916,13 +928,6 @@ absl::Status Simulation::CheckCommands(uint32_t slot,
           return fail(absl::NotFoundError(absl::StrCat("no template named '", sp.template_name(),
                                                        "'")),
                       "spawn_body.template_name");
-        }
-        if (absl::Status s = CheckVec(sp.position(), "position", kWorldBound); !s.ok()) {
-          return fail(s, "spawn_body");
-        }
-        if (absl::Status s = CheckFloat(sp.angle(), "angle"); !s.ok()) return fail(s, "spawn_body");
-        if (absl::Status s = CheckVec(sp.linear_velocity(), "linear_velocity", 1e6f); !s.ok()) {
-          return fail(s, "spawn_body");
         }
         const int queued = spawns;
         spawns += static_cast<int>(templates_.at(sp.template_name()).bodies.size());
@@ -945,6 +950,8 @@ absl::Status Simulation::CheckCommands(uint32_t slot,
 }
 
 absl::Status Simulation::ApplyCommand(uint32_t slot, const v1::Command& c) {
+  std::string sub;
+  if (absl::Status s = CheckCommandValues(c, &sub); !s.ok()) return WithField(s, sub);
   std::string body_field;
   BodyId id;
   if (const v1::BodyRef* ref = CommandBody(c, &body_field)) {

@@ -110,5 +110,32 @@ TEST(BodyCommandTest, BadSpinAndGravityCommandsAreRefusedByField) {
   }
 }
 
+// A replay applies recorded inputs without CheckCommands: the values are
+// checked again when each command is applied (an impulse of -1.7e38 made a
+// velocity infinite and aborted the command fuzzer's replica).
+TEST(BodyCommandTest, ReplayedCommandsBeyondTheBoundsFailAndChangeNothing) {
+  std::unique_ptr<Simulation> sim = OwnedBox();
+  std::unique_ptr<Simulation> untouched = OwnedBox();
+  const v1::BodyRef box = ToBodyRef(sim->world().GetBodyIds()[0]);
+  v1::Command impulse;
+  *impulse.mutable_apply_impulse()->mutable_body() = box;
+  impulse.mutable_apply_impulse()->mutable_impulse()->set_x(-1.7e38f);
+  v1::Command spin;
+  *spin.mutable_set_angular_velocity()->mutable_body() = box;
+  spin.mutable_set_angular_velocity()->set_velocity(1e30f);
+  v1::ConfirmedInput in = Input(1, impulse);
+  *in.add_commands() = spin;
+  std::vector<CommandFailure> failures;
+  ASSERT_TRUE(sim->Step({&in, 1}, &failures).ok());
+  ASSERT_EQ(failures.size(), 2u);
+  for (const CommandFailure& f : failures) {
+    EXPECT_EQ(f.status.code(), absl::StatusCode::kInvalidArgument) << f.status;
+  }
+  EXPECT_THAT(std::string(failures[0].status.message()),
+              ::testing::StartsWith("apply_impulse: impulse"));
+  ASSERT_TRUE(untouched->Step({}, &failures).ok());
+  EXPECT_EQ(sim->hash(), untouched->hash());
+}
+
 }  // namespace
 }  // namespace atl::sim
