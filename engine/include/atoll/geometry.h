@@ -194,10 +194,17 @@ MassData ComputeShapeMass(const ShapeGeometry& shape, float density);
 /// overflows single precision, and the solver would turn it into infinities.
 inline constexpr float kMinShapeMass = 1.0e-9f;
 inline constexpr float kMinShapeInertia = 1.0e-18f;
+/// The heaviest shape, kg, and the largest rotational inertia, kg m^2: a
+/// joint between two heavier bodies has an effective-mass matrix whose
+/// determinant underflows (a density of 7e20 made a revolute joint's
+/// inverse infinite).
+inline constexpr float kMaxShapeMass = 1.0e12f;
+inline constexpr float kMaxShapeInertia = 1.0e24f;
 
 /// InvalidArgument when `shape` (valid) of `density` (valid, > 0) has mass
-/// below kMinShapeMass or inertia below kMinShapeInertia; massless kinds
-/// (segments) and density 0 always pass.
+/// outside [kMinShapeMass, kMaxShapeMass] or inertia outside
+/// [kMinShapeInertia, kMaxShapeInertia]; massless kinds (segments) and
+/// density 0 always pass.
 absl::Status ValidateShapeMass(const ShapeGeometry& shape, float density);
 
 /// The tight world-space bounding box of `shape` placed by `transform`

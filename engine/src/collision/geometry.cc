@@ -318,6 +318,12 @@ absl::Status ValidateShapeMass(const ShapeGeometry& shape, float density) {
         " kg m^2 (density times geometry) are below the least a body can hold (",
         kMinShapeMass, " kg, ", kMinShapeInertia, " kg m^2)"));
   }
+  if (md.mass > kMaxShapeMass || md.rotational_inertia > kMaxShapeInertia) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "shape: mass ", md.mass, " kg and inertia ", md.rotational_inertia,
+        " kg m^2 (density times geometry) are above the most a body can hold (",
+        kMaxShapeMass, " kg, ", kMaxShapeInertia, " kg m^2)"));
+  }
   return absl::OkStatus();
 }
 

@@ -49,6 +49,11 @@ TEST(OverflowInputTest, ShapesTooLightToInvertAreRefusedAndTheBodyIsUnchanged) {
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   s = world->CreateCapsuleShape(body, def, Capsule{{0, 0}, {1, 0}, 1.0e-37f}).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  // Too heavy: a density of 7e20 (found by the scene fuzzer in a ragdoll).
+  def.density = 7.5e20f;
+  s = world->CreateCapsuleShape(body, def, Capsule{{0, -0.35f}, {0, 0.35f}, 0.25f}).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("above the most a body can hold"));
   EXPECT_EQ(SaveSnapshot(*world), before);
   // A millimetre circle of ordinary density is fine, and steps.
   def.density = 1.0f;
