@@ -309,6 +309,17 @@
     for (const p of single) drawSingle(ctx, p, pixel);
   }
 
+  // The current path grown by `radius` in `fill`, then outlined in `stroke`
+  // one pixel wide: a rounded polygon or a capsule.
+  function strokeRounded(ctx, fill, stroke, radius, pixel) {
+    ctx.lineWidth = 2 * radius;
+    ctx.strokeStyle = fill;
+    ctx.stroke();
+    ctx.lineWidth = pixel;
+    ctx.strokeStyle = stroke;
+    ctx.stroke();
+  }
+
   function drawSingle(ctx, p, pixel) {
     switch (p[0]) {
       case 'p': { // a rounded polygon: the core grown by the radius
@@ -318,24 +329,14 @@
         ctx.closePath();
         ctx.fillStyle = p[1];
         ctx.fill();
-        ctx.lineWidth = 2 * p[3];
-        ctx.strokeStyle = p[1];
-        ctx.stroke();
-        ctx.lineWidth = pixel;
-        ctx.strokeStyle = p[2];
-        ctx.stroke();
+        strokeRounded(ctx, p[1], p[2], p[3], pixel);
         break;
       }
       case 'k': { // fill, stroke, x1, y1, x2, y2, r
         ctx.beginPath();
         ctx.moveTo(p[3], p[4]);
         ctx.lineTo(p[5], p[6]);
-        ctx.lineWidth = 2 * p[7];
-        ctx.strokeStyle = p[1];
-        ctx.stroke();
-        ctx.lineWidth = pixel;
-        ctx.strokeStyle = p[2];
-        ctx.stroke();
+        strokeRounded(ctx, p[1], p[2], p[7], pixel);
         break;
       }
       case 't': { // color, x, y, text
