@@ -32,13 +32,6 @@ const char kDoorScene[] = ATOLL_SOURCE_DIR "/examples/sensor_door.json";
 constexpr uint32_t kBall = 3;  // body indices of the example
 constexpr uint32_t kDoor = 2;
 
-std::string MakeTempDir() {
-  std::string pattern = ::testing::TempDir() + "atoll_joint_events_XXXXXX";
-  char* dir = mkdtemp(pattern.data());
-  EXPECT_NE(dir, nullptr);
-  return pattern;
-}
-
 v1::WorldConfig DoorConfig() {
   v1::WorldConfig config;
   config.set_tick_rate_hz(60);

@@ -2,6 +2,8 @@
 
 #include <google/protobuf/util/json_util.h>
 
+#include <stdlib.h>
+
 #include <memory>
 
 #include "atoll/client/connection.h"
@@ -91,6 +93,13 @@ v1::Command Impulse(const v1::BodyRef& body, float x, float y) {
   c.mutable_apply_impulse()->mutable_impulse()->set_x(x);
   c.mutable_apply_impulse()->mutable_impulse()->set_y(y);
   return c;
+}
+
+std::string MakeTempDir() {
+  std::string pattern = ::testing::TempDir() + "atoll_service_XXXXXX";
+  char* dir = mkdtemp(pattern.data());
+  EXPECT_NE(dir, nullptr);
+  return pattern;
 }
 
 v1::Join JoinFor(const v1::CreateWorldResponse& world, uint32_t slot) {

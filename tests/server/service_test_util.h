@@ -31,6 +31,9 @@ v1::WorldInfo GetWorld(const std::string& address, const std::string& world_id);
 v1::Recording GetRecording(const std::string& address, const std::string& world_id,
                            bool header_only = false);
 
+/// A new empty directory under the test's temporary directory.
+std::string MakeTempDir();
+
 /// The Join of player `slot` of a world just created, from tick 0.
 v1::Join JoinFor(const v1::CreateWorldResponse& world, uint32_t slot);
 

@@ -19,13 +19,6 @@
 namespace atl::testing {
 namespace {
 
-std::string MakeTempDir() {
-  std::string pattern = ::testing::TempDir() + "atoll_service_XXXXXX";
-  char* dir = mkdtemp(pattern.data());
-  EXPECT_NE(dir, nullptr);
-  return pattern;
-}
-
 v1::CreateWorldRequest DuelRequest(const std::string& id) {
   v1::CreateWorldRequest request;
   request.set_world_id(id);
