@@ -241,7 +241,7 @@ void WorldHost::Tick(absl::Duration lateness) {
   tick_waiting_.store(true);
   absl::MutexLock lock(&mu_);
   tick_waiting_.store(false);
-  if (stopped_) return;
+  if (stopped_ || step_failed_) return;
   if (lateness > period()) ++late_ticks_;
   max_lateness_ = std::max(max_lateness_, lateness);
   const int64_t late_us = std::max<int64_t>(0, absl::ToInt64Microseconds(lateness));
@@ -259,8 +259,9 @@ void WorldHost::Tick(absl::Duration lateness) {
   SortInputs(&inputs);
   std::vector<CommandFailure> failures;
   if (absl::Status s = sim_->Step(inputs, &failures); !s.ok()) {
-    std::fprintf(stderr, "atoll-server: world %s: step failed: %s\n", id_.c_str(),
-                 std::string(s.message()).c_str());
+    std::fprintf(stderr, "atoll-server: world %s: step failed, the world stops ticking: %s\n",
+                 id_.c_str(), std::string(s.message()).c_str());
+    step_failed_ = true;
     return;
   }
   for (const v1::ConfirmedInput& in : inputs) {

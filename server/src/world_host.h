@@ -204,6 +204,9 @@ class WorldHost {
   bool stopped_ ABSL_GUARDED_BY(mu_) = false;
   bool recording_failed_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t late_ticks_ ABSL_GUARDED_BY(mu_) = 0;
+  // Set when the engine refused a step (the world diverged): the world
+  // stays at its last good tick, reported once.
+  bool step_failed_ ABSL_GUARDED_BY(mu_) = false;
   absl::Duration max_lateness_ ABSL_GUARDED_BY(mu_);
   std::vector<uint64_t> lateness_histogram_ ABSL_GUARDED_BY(mu_) =
       std::vector<uint64_t>(kLatenessBuckets, 0);

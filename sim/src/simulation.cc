@@ -474,33 +474,33 @@ absl::Status CheckCommandValues(const v1::Command& c, std::string* sub) {
   switch (c.kind_case()) {
     case v1::Command::kApplyForce:
       *sub = "apply_force";
-      s = CheckVec(c.apply_force().force(), "force", 1e9f);
+      s = CheckVec(c.apply_force().force(), "force", kMaxApplied);
       if (s.ok()) s = CheckVec(c.apply_force().point(), "point", kWorldBound);
       break;
     case v1::Command::kApplyImpulse:
       *sub = "apply_impulse";
-      s = CheckVec(c.apply_impulse().impulse(), "impulse", 1e9f);
+      s = CheckVec(c.apply_impulse().impulse(), "impulse", kMaxApplied);
       if (s.ok()) s = CheckVec(c.apply_impulse().point(), "point", kWorldBound);
       break;
     case v1::Command::kSetLinearVelocity:
       *sub = "set_linear_velocity";
-      s = CheckVec(c.set_linear_velocity().velocity(), "velocity", 1e6f);
+      s = CheckVec(c.set_linear_velocity().velocity(), "velocity", kMaxBodySpeed);
       break;
     case v1::Command::kSetAngularVelocity:
       *sub = "set_angular_velocity";
-      s = CheckBounded(c.set_angular_velocity().velocity(), "velocity", 1e6f);
+      s = CheckBounded(c.set_angular_velocity().velocity(), "velocity", kMaxBodyAngularSpeed);
       break;
     case v1::Command::kApplyTorque:
       *sub = "apply_torque";
-      s = CheckBounded(c.apply_torque().torque(), "torque", 1e9f);
+      s = CheckBounded(c.apply_torque().torque(), "torque", kMaxApplied);
       break;
     case v1::Command::kApplyAngularImpulse:
       *sub = "apply_angular_impulse";
-      s = CheckBounded(c.apply_angular_impulse().impulse(), "impulse", 1e9f);
+      s = CheckBounded(c.apply_angular_impulse().impulse(), "impulse", kMaxApplied);
       break;
     case v1::Command::kSetGravityScale:
       *sub = "set_gravity_scale";
-      s = CheckBounded(c.set_gravity_scale().scale(), "scale", 1e3f);
+      s = CheckBounded(c.set_gravity_scale().scale(), "scale", kMaxGravityScale);
       break;
     case v1::Command::kSetTransform:
       *sub = "set_transform";
@@ -511,7 +511,7 @@ absl::Status CheckCommandValues(const v1::Command& c, std::string* sub) {
       *sub = "spawn_body";
       s = CheckVec(c.spawn_body().position(), "position", kWorldBound);
       if (s.ok()) s = CheckFloat(c.spawn_body().angle(), "angle");
-      if (s.ok()) s = CheckVec(c.spawn_body().linear_velocity(), "linear_velocity", 1e6f);
+      if (s.ok()) s = CheckVec(c.spawn_body().linear_velocity(), "linear_velocity", kMaxBodySpeed);
       break;
     default:
       break;

@@ -71,7 +71,11 @@ class World {
 
   /// Advances the world by `time_step` seconds (typically 1/60) with
   /// def().substep_count substeps. InvalidArgument when time_step is not
-  /// finite or not in (0, 1]; then nothing changes.
+  /// finite or not in (0, 1]; then nothing changes. Internal when the
+  /// solve left a body's position or velocity not finite (the world
+  /// diverged: a badly conditioned constraint); the world is then left
+  /// mid-step, and every later Step fails with FailedPrecondition and the
+  /// same message until a snapshot is restored into it.
   absl::Status Step(float time_step);
 
   /// Steps completed so far.

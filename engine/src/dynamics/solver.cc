@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "atoll/assert.h"
+#include "atoll/constants.h"
 #include "atoll/executor.h"
 #include "dynamics/island.h"
 #include "dynamics/joints/joint.h"
@@ -133,17 +134,51 @@ void IntegrateVelocities(SolverScratch* s, float max_speed, int32_t begin, int32
   }
 }
 
-void IntegratePositions(SolverScratch* s, float h, int32_t begin, int32_t end) {
+// The speed limits a body moves under, whatever the solve gave it: the
+// world's maximum linear speed and kMaxRotation per substep. Velocity
+// integration caps the linear speed before the solve, as Box2D v3 does, but
+// a rigid joint closing a gap of hundreds of metres, or a chain that pulls
+// against a body a billion times lighter, can make the solve itself return
+// speeds that grow from step to step until they overflow (found by the
+// scene fuzzer); capped here, bodies move at most these speeds, and the
+// errors that feed the next solve stay bounded.
+struct SpeedCap {
+  float linear;
+  float linear_sq;
+  float angular;
+};
+
+// Caps one body's velocities at `cap`; kinematic bodies (no inverse mass,
+// no inverse inertia) keep the velocity their user gave them.
+inline void CapSolvedVelocity(const SpeedCap& cap, const SolverBodyParams& p, SolverBody* b) {
+  if (p.inv_mass == 0.0f && p.inv_inertia == 0.0f) return;
+  const float speed_sq = LengthSquared(b->linear_velocity);
+  if (speed_sq > cap.linear_sq) b->linear_velocity *= cap.linear / Sqrt(speed_sq);
+  b->angular_velocity = Min(Max(b->angular_velocity, -cap.angular), cap.angular);
+}
+
+void IntegratePositions(SolverScratch* s, float h, const SpeedCap& cap, int32_t begin,
+                        int32_t end) {
   SolverBody* bodies = s->bodies.data();
+  const SolverBodyParams* params = s->params.data();
   int32_t i = begin;
   // Four bodies at a time, each lane the scalar loop below operation for
-  // operation (MulAdd, then IntegrateRotation's NormalizeRot), so bit for
-  // bit the same wherever the blocks start.
+  // operation (the cap, then MulAdd, then IntegrateRotation's
+  // NormalizeRot), so bit for bit the same wherever the blocks start.
   const Float4 h4 = Splat4(h), zero = Splat4(0.0f), one = Splat4(1.0f);
+  const Float4 max_sq4 = Splat4(cap.linear_sq), max_w4 = Splat4(cap.angular),
+               min_w4 = Splat4(-cap.angular);
   for (; i + 4 <= end; i += 4) {
     const int32_t index[4] = {i, i + 1, i + 2, i + 3};
     Bodies4 b;
     Gather(bodies, index, &b);
+    // Rare: only a body over a limit takes the scalar cap.
+    if (AnyLane((b.vx * b.vx + b.vy * b.vy > max_sq4) || (b.w > max_w4) || (b.w < min_w4))) {
+      for (int32_t lane = 0; lane < 4; ++lane) {
+        CapSolvedVelocity(cap, params[i + lane], &bodies[i + lane]);
+      }
+      Gather(bodies, index, &b);
+    }
     b.dpx = b.dpx + h4 * b.vx;
     b.dpy = b.dpy + h4 * b.vy;
     const Float4 turn = h4 * b.w;
@@ -157,6 +192,7 @@ void IntegratePositions(SolverScratch* s, float h, int32_t begin, int32_t end) {
   }
   for (; i < end; ++i) {
     SolverBody& b = bodies[i];
+    CapSolvedVelocity(cap, params[i], &b);
     b.delta_position = MulAdd(b.delta_position, h, b.linear_velocity);
     b.delta_rotation = IntegrateRotation(b.delta_rotation, h * b.angular_velocity);
   }
@@ -674,6 +710,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   const int32_t* contact_order = s->contact_colours.order().data();
   const int32_t* position_of_slot = s->contact_position_of_slot.data();
   const float max_speed = w->def.maximum_linear_speed;
+  const SpeedCap cap{max_speed, max_speed * max_speed, kMaxRotation * inv_h};
   const float restitution_threshold = w->def.restitution_threshold;
   ContactPrepareInput prepare;
   prepare.params = s->params.data();
@@ -765,7 +802,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         break;
       }
       case kIntegratePositions:
-        IntegratePositions(s, h, begin, end);
+        IntegratePositions(s, h, cap, begin, end);
         break;
       case kPushContacts:
       case kPushFixedContacts: {

@@ -15,13 +15,15 @@ absl::Status Bad(const char* what, const char* field, const char* rule) {
 }
 
 bool FiniteVec(Vec2 v) { return IsFinite(v.x) && IsFinite(v.y); }
-bool InBounds(Vec2 v) { return Abs(v.x) <= kWorldBound && Abs(v.y) <= kWorldBound; }
+bool Within(Vec2 v, float bound) { return Abs(v.x) <= bound && Abs(v.y) <= bound; }
 
 }  // namespace
 
 absl::Status ValidateWorldDef(const WorldDef& d) {
   constexpr char kWhat[] = "WorldDef";
-  if (!FiniteVec(d.gravity)) return Bad(kWhat, "gravity", "must be finite");
+  if (!FiniteVec(d.gravity) || !Within(d.gravity, kMaxGravity)) {
+    return Bad(kWhat, "gravity", "must be finite and within +-kMaxGravity (1e4) per component");
+  }
   if (d.substep_count < 1 || d.substep_count > 64) {
     return Bad(kWhat, "substep_count", "must be in 1..64");
   }
@@ -65,19 +67,26 @@ absl::Status ValidateBodyDef(const BodyDef& d) {
     return Bad(kWhat, "type", "is not a body type");
   }
   if (!FiniteVec(d.position)) return Bad(kWhat, "position", "must be finite");
-  if (!InBounds(d.position)) {
+  if (!Within(d.position, kWorldBound)) {
     return Bad(kWhat, "position", "must lie within the world bound (1e4 m)");
   }
   if (!IsFinite(d.angle)) return Bad(kWhat, "angle", "must be finite");
-  if (!FiniteVec(d.linear_velocity)) return Bad(kWhat, "linear_velocity", "must be finite");
-  if (!IsFinite(d.angular_velocity)) return Bad(kWhat, "angular_velocity", "must be finite");
+  if (!FiniteVec(d.linear_velocity) || !Within(d.linear_velocity, kMaxBodySpeed)) {
+    return Bad(kWhat, "linear_velocity", "must be finite and within +-kMaxBodySpeed (1e6)");
+  }
+  if (!IsFinite(d.angular_velocity) || Abs(d.angular_velocity) > kMaxBodyAngularSpeed) {
+    return Bad(kWhat, "angular_velocity",
+               "must be finite and within +-kMaxBodyAngularSpeed (1e6)");
+  }
   if (!IsFinite(d.linear_damping) || d.linear_damping < 0.0f) {
     return Bad(kWhat, "linear_damping", "must be finite and >= 0");
   }
   if (!IsFinite(d.angular_damping) || d.angular_damping < 0.0f) {
     return Bad(kWhat, "angular_damping", "must be finite and >= 0");
   }
-  if (!IsFinite(d.gravity_scale)) return Bad(kWhat, "gravity_scale", "must be finite");
+  if (!IsFinite(d.gravity_scale) || Abs(d.gravity_scale) > kMaxGravityScale) {
+    return Bad(kWhat, "gravity_scale", "must be finite and within +-kMaxGravityScale (1e3)");
+  }
   if (!IsFinite(d.sleep_threshold) || d.sleep_threshold < 0.0f) {
     return Bad(kWhat, "sleep_threshold", "must be finite and >= 0");
   }

@@ -86,6 +86,43 @@ absl::Status CheckFinite(const char* what, float v) {
   return absl::OkStatus();
 }
 
+// Finite and within +-bound (per component), naming the bound's constant.
+absl::Status CheckBounded(const char* what, float v, float bound, const char* bound_name) {
+  if (!IsFinite(v) || Abs(v) > bound) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " must be finite and within +-", bound_name, " (", bound, ")"));
+  }
+  return absl::OkStatus();
+}
+absl::Status CheckBoundedVec(const char* what, Vec2 v, float bound, const char* bound_name) {
+  if (absl::Status s = CheckBounded(what, v.x, bound, bound_name); !s.ok()) return s;
+  return CheckBounded(what, v.y, bound, bound_name);
+}
+
+// The last line of defence against single precision overflowing in the
+// solve: input bounds, mass limits and the speed caps keep every scene found
+// so far finite, but a badly conditioned constraint (a rigid joint whose
+// anchors start kilometres apart) can still make one NaN. Stepping on would
+// spread it through every contact and abort on a NaN box; instead the world
+// stops here, deterministically, with an error naming the body, and every
+// later Step returns the same error.
+absl::Status CheckSolvedBodies(WorldState* w) {
+  for (int32_t i : w->scratch->solver.awake_bodies) {
+    const Body& b = w->bodies[i];
+    if (IsValid(b.center) && IsFinite(b.transform.q.c) && IsFinite(b.transform.q.s) &&
+        IsValid(b.linear_velocity) && IsFinite(b.angular_velocity)) {
+      continue;
+    }
+    w->diverged = absl::StrCat(
+        "the world diverged at step ", w->step_count, ": body ", i,
+        " left the solve with a position or velocity that is not finite (a badly "
+        "conditioned joint or contact, such as joint anchors kilometres apart); it cannot step "
+        "further");
+    return absl::InternalError(w->diverged);
+  }
+  return absl::OkStatus();
+}
+
 AABB ShapeAabb(const Shape& shape, const Transform& xf) {
   return Inflate(ComputeShapeAABB(shape.geometry, xf), kSpeculativeDistance);
 }
@@ -290,6 +327,7 @@ absl::Status World::Step(float time_step) {
         absl::StrCat("time_step must be finite and in (0, 1], got ", time_step));
   }
   WorldState* w = state_.get();
+  if (!w->diverged.empty()) return absl::FailedPreconditionError(w->diverged);
   if (w->scratch == nullptr) w->scratch = std::make_unique<WorldScratch>();
 
   // Events: this step's start with what destroy calls left pending.
@@ -323,6 +361,7 @@ absl::Status World::Step(float time_step) {
   // Stage 6: soft-step solve.
   t = Clock::now();
   Solve(w, time_step, &w->scratch->solver);
+  if (absl::Status s = CheckSolvedBodies(w); !s.ok()) return s;
   BreakOverloadedJoints(w, w->scratch->solver.joints, time_step);
   profile.solve = ms_since(t);
   // Stage 7: fast bodies stop at their first impact.
@@ -458,7 +497,10 @@ absl::Status World::SetTransform(BodyId id, Vec2 position, float angle) {
 absl::Status World::SetLinearVelocity(BodyId id, Vec2 velocity) {
   WorldState* w = state_.get();
   if (absl::Status s = CheckBody(*w, id); !s.ok()) return s;
-  if (absl::Status s = CheckFiniteVec("velocity", velocity); !s.ok()) return s;
+  if (absl::Status s = CheckBoundedVec("velocity", velocity, kMaxBodySpeed, "kMaxBodySpeed");
+      !s.ok()) {
+    return s;
+  }
   Body& b = w->bodies[id.index];
   if (b.type == BodyType::kStatic) return absl::OkStatus();
   if (LengthSquared(velocity) > 0.0f) WakeBody(w, static_cast<int32_t>(id.index));
@@ -469,7 +511,11 @@ absl::Status World::SetLinearVelocity(BodyId id, Vec2 velocity) {
 absl::Status World::SetAngularVelocity(BodyId id, float velocity) {
   WorldState* w = state_.get();
   if (absl::Status s = CheckBody(*w, id); !s.ok()) return s;
-  if (absl::Status s = CheckFinite("velocity", velocity); !s.ok()) return s;
+  if (absl::Status s =
+          CheckBounded("velocity", velocity, kMaxBodyAngularSpeed, "kMaxBodyAngularSpeed");
+      !s.ok()) {
+    return s;
+  }
   Body& b = w->bodies[id.index];
   if (b.type == BodyType::kStatic || b.fixed_rotation) return absl::OkStatus();
   if (velocity != 0.0f) WakeBody(w, static_cast<int32_t>(id.index));
@@ -480,7 +526,10 @@ absl::Status World::SetAngularVelocity(BodyId id, float velocity) {
 absl::Status World::ApplyForce(BodyId id, Vec2 force, Vec2 point, bool wake) {
   WorldState* w = state_.get();
   if (absl::Status s = CheckBody(*w, id); !s.ok()) return s;
-  if (absl::Status s = CheckFiniteVec("force", force); !s.ok()) return s;
+  if (absl::Status s = CheckBoundedVec("force", force, kMaxApplied, "kMaxApplied");
+      !s.ok()) {
+    return s;
+  }
   if (absl::Status s = CheckFiniteVec("point", point); !s.ok()) return s;
   Body& b = w->bodies[id.index];
   if (b.type != BodyType::kDynamic) return absl::OkStatus();
@@ -500,7 +549,10 @@ absl::Status World::ApplyForceToCenter(BodyId id, Vec2 force, bool wake) {
 absl::Status World::ApplyTorque(BodyId id, float torque, bool wake) {
   WorldState* w = state_.get();
   if (absl::Status s = CheckBody(*w, id); !s.ok()) return s;
-  if (absl::Status s = CheckFinite("torque", torque); !s.ok()) return s;
+  if (absl::Status s = CheckBounded("torque", torque, kMaxApplied, "kMaxApplied");
+      !s.ok()) {
+    return s;
+  }
   Body& b = w->bodies[id.index];
   if (b.type != BodyType::kDynamic) return absl::OkStatus();
   if (wake) WakeBody(w, static_cast<int32_t>(id.index));
@@ -511,7 +563,10 @@ absl::Status World::ApplyTorque(BodyId id, float torque, bool wake) {
 absl::Status World::ApplyLinearImpulse(BodyId id, Vec2 impulse, Vec2 point, bool wake) {
   WorldState* w = state_.get();
   if (absl::Status s = CheckBody(*w, id); !s.ok()) return s;
-  if (absl::Status s = CheckFiniteVec("impulse", impulse); !s.ok()) return s;
+  if (absl::Status s = CheckBoundedVec("impulse", impulse, kMaxApplied, "kMaxApplied");
+      !s.ok()) {
+    return s;
+  }
   if (absl::Status s = CheckFiniteVec("point", point); !s.ok()) return s;
   Body& b = w->bodies[id.index];
   if (b.type != BodyType::kDynamic) return absl::OkStatus();
@@ -525,7 +580,10 @@ absl::Status World::ApplyLinearImpulse(BodyId id, Vec2 impulse, Vec2 point, bool
 absl::Status World::ApplyAngularImpulse(BodyId id, float impulse, bool wake) {
   WorldState* w = state_.get();
   if (absl::Status s = CheckBody(*w, id); !s.ok()) return s;
-  if (absl::Status s = CheckFinite("impulse", impulse); !s.ok()) return s;
+  if (absl::Status s = CheckBounded("impulse", impulse, kMaxApplied, "kMaxApplied");
+      !s.ok()) {
+    return s;
+  }
   Body& b = w->bodies[id.index];
   if (b.type != BodyType::kDynamic) return absl::OkStatus();
   if (wake) WakeBody(w, static_cast<int32_t>(id.index));
@@ -596,7 +654,11 @@ absl::Status World::SetBullet(BodyId id, bool is_bullet) {
 
 absl::Status World::SetGravityScale(BodyId id, float scale) {
   if (absl::Status s = CheckBody(*state_, id); !s.ok()) return s;
-  if (absl::Status s = CheckFinite("gravity_scale", scale); !s.ok()) return s;
+  if (absl::Status s =
+          CheckBounded("gravity_scale", scale, kMaxGravityScale, "kMaxGravityScale");
+      !s.ok()) {
+    return s;
+  }
   state_->bodies[id.index].gravity_scale = scale;
   WakeBody(state_.get(), static_cast<int32_t>(id.index));
   return absl::OkStatus();

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "atoll/events.h"
@@ -52,6 +53,10 @@ struct WorldState {
 
   /// Completed steps.
   int64_t step_count = 0;
+  /// Set when a step's solve left a body with a non-finite state: the
+  /// message Step returns from then on. Not part of the snapshot: a
+  /// restore starts a fresh state.
+  std::string diverged;
   /// The time step of the last Step, for restitution and sleep timing.
   float last_time_step = 0.0f;
 
