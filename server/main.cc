@@ -9,8 +9,9 @@
 //
 // Prints "atoll-server listening on HOST:PORT" once it serves (with the real
 // port when --listen asked for port 0), then "atoll-server viewer at
-// http://HOST:PORT/" when --http_listen is set, and shuts down gracefully on SIGINT
-// or SIGTERM.
+// http://HOST:PORT/" when --http_listen is set, then "atoll-server metrics at
+// http://HOST:PORT/metrics" when --metrics_listen is set (Prometheus text
+// format, deploy/README.md), and shuts down gracefully on SIGINT or SIGTERM.
 
 #include <csignal>
 #include <cstdint>
@@ -53,6 +54,9 @@ ABSL_FLAG(std::string, http_listen, "",
           "the replay inspector on --data_dir's recordings or uploaded ones); "
           "empty: no viewer. Use a loopback HOST unless others should see it");
 ABSL_FLAG(int32_t, http_max_streams, 16, "web viewer streams served at once at most");
+ABSL_FLAG(std::string, metrics_listen, "",
+          "HOST:PORT serving Prometheus metrics at GET /metrics (text format 0.0.4); "
+          "empty: none. 0.0.0.0:9100 lets a Prometheus in the cluster scrape it");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(5),
           "how long in-flight calls may run after SIGTERM before cancellation");
 
@@ -85,6 +89,17 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  const std::string metrics_listen = absl::GetFlag(FLAGS_metrics_listen);
+  if (!metrics_listen.empty()) {
+    std::string host;
+    int port = 0;
+    if (absl::Status s =
+            atl::viewer::ParseHostPort(metrics_listen, "--metrics_listen", &host, &port);
+        !s.ok()) {
+      std::fprintf(stderr, "atoll-server: %s\n", std::string(s.message()).c_str());
+      return 2;
+    }
+  }
 
   atl::server::ServerOptions options;
   options.listen = absl::GetFlag(FLAGS_listen);
@@ -102,6 +117,7 @@ int main(int argc, char** argv) {
   options.tls_key_path = absl::GetFlag(FLAGS_tls_key);
   options.http_listen = http_listen;
   options.http_max_streams = absl::GetFlag(FLAGS_http_max_streams);
+  options.metrics_listen = metrics_listen;
   auto server = atl::server::Server::Create(options);
   if (!server.ok()) {
     std::fprintf(stderr, "atoll-server: %s\n",
@@ -114,6 +130,9 @@ int main(int argc, char** argv) {
   std::printf("atoll-server listening on %s\n", (*server)->address().c_str());
   if (!(*server)->http_url().empty()) {
     std::printf("atoll-server viewer at %s\n", (*server)->http_url().c_str());
+  }
+  if (!(*server)->metrics_url().empty()) {
+    std::printf("atoll-server metrics at %s\n", (*server)->metrics_url().c_str());
   }
   std::fflush(stdout);
 

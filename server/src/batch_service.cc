@@ -82,12 +82,16 @@ absl::Status RunBatch(const v1::RunBatchRequest& request, uint32_t max_bodies,
 class BatchReactor final : public grpc::ServerWriteReactor<v1::BatchUpdate>,
                            public MessageSink<v1::BatchUpdate> {
  public:
-  BatchReactor(WorkerPool* pool, uint32_t max_bodies, const v1::RunBatchRequest* request)
+  BatchReactor(WorkerPool* pool, uint32_t max_bodies, const v1::RunBatchRequest* request,
+               std::shared_ptr<BatchService::Counters> counters)
       : state_(std::make_shared<State>(this)) {
     std::shared_ptr<State> state = state_;
-    const bool queued = pool->TrySchedule([state, request, max_bodies] {
+    const bool queued = pool->TrySchedule([state, request, max_bodies, counters] {
       // `request` lives until Finish, which only this job triggers.
+      counters->running.fetch_add(1, std::memory_order_relaxed);
       const absl::Status status = RunBatch(*request, max_bodies, state->cancelled, &state->outbox);
+      counters->running.fetch_sub(1, std::memory_order_relaxed);
+      counters->finished.fetch_add(1, std::memory_order_relaxed);
       state->outbox.CloseAfterDrain(ToGrpcStatus(status));
     });
     if (!queued) {
@@ -115,7 +119,7 @@ class BatchReactor final : public grpc::ServerWriteReactor<v1::BatchUpdate>,
 
 grpc::ServerWriteReactor<v1::BatchUpdate>* BatchService::Run(grpc::CallbackServerContext* /*context*/,
                                                              const v1::RunBatchRequest* request) {
-  return new BatchReactor(pool_, max_bodies_, request);
+  return new BatchReactor(pool_, max_bodies_, request, counters_);
 }
 
 }  // namespace atl::server

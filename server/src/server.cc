@@ -21,10 +21,13 @@
 #include "atoll/viewer/web_server.h"
 #include "batch_service.h"
 #include "info_service.h"
+#include "metrics_http.h"
+#include "metrics_text.h"
 #include "query_service.h"
 #include "registry_viewer_backend.h"
 #include "replay_service.h"
 #include "send_thread.h"
+#include "server_metrics.h"
 #include "sync_thread.h"
 #include "session_service.h"
 #include "worker_pool.h"
@@ -116,14 +119,24 @@ class ServerImpl final : public Server {
         return s;
       }
     }
+    if (!options.metrics_listen.empty()) {
+      std::string metrics_host;
+      int metrics_port = 0;
+      if (absl::Status s = viewer::ParseHostPort(options.metrics_listen, "metrics_listen",
+                                                 &metrics_host, &metrics_port);
+          !s.ok()) {
+        return s;
+      }
+    }
     RegistryOptions registry_options;
     registry_options.data_dir = options.data_dir;
     registry_options.max_worlds = options.max_worlds;
     registry_options.max_bodies_per_world = options.max_bodies_per_world;
     registry_options.tick_threads = options.tick_threads;
     registry_options.host.outbox_capacity = options.outbox_capacity;
+    registry_options.host.metrics = &metrics_;
     if (!options.data_dir.empty()) {
-      sync_thread_ = std::make_unique<SyncThread>();
+      sync_thread_ = std::make_unique<SyncThread>(metrics_.recording_sync_latency());
       registry_options.host.sync_thread = sync_thread_.get();
     }
     absl::StatusOr<std::unique_ptr<WorldRegistry>> registry =
@@ -145,7 +158,8 @@ class ServerImpl final : public Server {
     send_thread_ = std::make_unique<SendThread>();
     pool_ = std::make_unique<WorkerPool>(options.batch_threads, 64);
     world_service_ = std::make_unique<WorldService>(registry_.get());
-    session_service_ = std::make_unique<SessionService>(registry_.get(), send_thread_.get());
+    session_service_ =
+        std::make_unique<SessionService>(registry_.get(), send_thread_.get(), &metrics_);
     query_service_ = std::make_unique<QueryService>(registry_.get());
     replay_service_ = std::make_unique<ReplayService>(pool_.get());
     batch_service_ =
@@ -205,6 +219,18 @@ class ServerImpl final : public Server {
       if (!started.ok()) return started.status();
       web_server_ = *std::move(started);
     }
+    if (!options.metrics_listen.empty()) {
+      // Also after the niceness drop. A scrape reads atomics only
+      // (server_metrics.h): it never waits for a tick, nor a tick for it.
+      absl::StatusOr<std::unique_ptr<MetricsHttpServer>> started =
+          MetricsHttpServer::Start(options.metrics_listen, [this] {
+            MetricsTextWriter out;
+            metrics_.Collect(registry_.get(), batch_service_.get(), &out);
+            return out.text();
+          });
+      if (!started.ok()) return started.status();
+      metrics_http_ = *std::move(started);
+    }
     return absl::OkStatus();
   }
 
@@ -217,6 +243,9 @@ class ServerImpl final : public Server {
   std::string http_url() const override {
     return web_server_ != nullptr ? web_server_->url() : std::string();
   }
+  std::string metrics_url() const override {
+    return metrics_http_ != nullptr ? metrics_http_->url() : std::string();
+  }
 
   void Shutdown(absl::Duration grace) override {
     {
@@ -227,6 +256,7 @@ class ServerImpl final : public Server {
     const absl::Time deadline = absl::Now() + grace;
     // Viewers first: their streams end and their spectator sessions leave.
     if (web_server_ != nullptr) web_server_->Stop();
+    if (metrics_http_ != nullptr) metrics_http_->Stop();
     server_->GetHealthCheckService()->Shutdown();
     // Sessions first: their streams end (after their queued messages), and
     // recordings are synced, before gRPC cancels what is left.
@@ -255,7 +285,9 @@ class ServerImpl final : public Server {
   // Destroyed bottom-up: the gRPC server first, so no call still reaches a
   // service, the pool or the registry; the send thread last, after running
   // the writes and finishes still queued for the streams; then the sync
-  // thread, after syncing the recordings still queued.
+  // thread, after syncing the recordings still queued; the metrics that all
+  // of them count into last of all.
+  ServerMetrics metrics_;
   std::unique_ptr<SyncThread> sync_thread_;
   std::unique_ptr<SendThread> send_thread_;
   std::unique_ptr<WorldRegistry> registry_;
@@ -273,6 +305,8 @@ class ServerImpl final : public Server {
   std::unique_ptr<viewer::ReplayLibrary> replays_;  // outlives web_server_
   std::unique_ptr<RegistryViewerBackend> viewer_backend_;
   std::unique_ptr<viewer::WebServer> web_server_;
+  // Destroyed before everything a scrape reads (registry, batch service).
+  std::unique_ptr<MetricsHttpServer> metrics_http_;
   std::string address_;
   absl::Mutex mu_;
   bool shut_down_ ABSL_GUARDED_BY(mu_) = false;

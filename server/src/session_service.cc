@@ -10,6 +10,12 @@
 namespace atl::server {
 namespace {
 
+// Counts a message a stream starts writing (on the send thread or gRPC's,
+// never a tick thread: outbox.h).
+void CountSent(SessionService* service, const v1::ServerMessage& message) {
+  if (service->metrics() != nullptr) service->metrics()->CountSent(message.ByteSizeLong());
+}
+
 v1::ServerMessage ErrorMessage(const absl::Status& status, const std::string& field,
                                uint64_t sequence) {
   v1::ServerMessage m;
@@ -53,7 +59,10 @@ class ConnectReactor final : public grpc::ServerBidiReactor<v1::ClientMessage, v
     delete this;
   }
 
-  void StartMessageWrite(const v1::ServerMessage* message) override { StartWrite(message); }
+  void StartMessageWrite(const v1::ServerMessage* message) override {
+    CountSent(service_, *message);
+    StartWrite(message);
+  }
   void FinishCall(const grpc::Status& status) override { Finish(status); }
 
  private:
@@ -81,12 +90,16 @@ class ConnectReactor final : public grpc::ServerBidiReactor<v1::ClientMessage, v
       }
       case v1::ClientMessage::kInput: {
         if (host_ == nullptr) {
+          if (service_->metrics() != nullptr) {
+            service_->metrics()->CountRefusedInput(absl::StatusCode::kFailedPrecondition);
+          }
           outbox_->Close(ToGrpcStatus(
               absl::FailedPreconditionError("input: the first message must be a join")));
           return;
         }
         std::string field;
         if (absl::Status s = host_->SubmitInput(outbox_.get(), message.input(), &field); !s.ok()) {
+          if (service_->metrics() != nullptr) service_->metrics()->CountRefusedInput(s.code());
           outbox_->Push(ErrorMessage(s, field, message.input().sequence()));
         }
         return;
@@ -138,7 +151,10 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::ServerMessage>,
     service_->Unregister(outbox_.get());
     delete this;
   }
-  void StartMessageWrite(const v1::ServerMessage* message) override { StartWrite(message); }
+  void StartMessageWrite(const v1::ServerMessage* message) override {
+    CountSent(service_, *message);
+    StartWrite(message);
+  }
   void FinishCall(const grpc::Status& status) override { Finish(status); }
 
  private:

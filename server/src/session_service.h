@@ -13,6 +13,7 @@
 #include "absl/time/time.h"
 #include "atoll/v1/session.grpc.pb.h"
 #include "outbox.h"
+#include "server_metrics.h"
 #include "world_registry.h"
 
 namespace atl::server {
@@ -20,9 +21,12 @@ namespace atl::server {
 class SessionService final : public v1::SessionService::CallbackService {
  public:
   /// Streams hand the writes their producers make due to `dispatcher`
-  /// (outbox.h); both must outlive the service's streams.
-  SessionService(WorldRegistry* registry, SendDispatcher* dispatcher)
-      : registry_(registry), dispatcher_(dispatcher) {}
+  /// (outbox.h); both must outlive the service's streams, as must
+  /// `metrics` (where streams count messages sent and inputs refused; null:
+  /// nowhere).
+  SessionService(WorldRegistry* registry, SendDispatcher* dispatcher,
+                 ServerMetrics* metrics = nullptr)
+      : registry_(registry), dispatcher_(dispatcher), metrics_(metrics) {}
 
   grpc::ServerBidiReactor<v1::ClientMessage, v1::ServerMessage>* Connect(
       grpc::CallbackServerContext* context) override;
@@ -43,10 +47,12 @@ class SessionService final : public v1::SessionService::CallbackService {
   bool Register(const std::shared_ptr<Outbox>& outbox);
   void Unregister(const Outbox* outbox);
   SendDispatcher* dispatcher() const { return dispatcher_; }
+  ServerMetrics* metrics() const { return metrics_; }
 
  private:
   WorldRegistry* const registry_;
   SendDispatcher* const dispatcher_;
+  ServerMetrics* const metrics_;
   absl::Mutex mu_;
   std::map<const Outbox*, std::weak_ptr<Outbox>> streams_ ABSL_GUARDED_BY(mu_);
   bool shut_down_ ABSL_GUARDED_BY(mu_) = false;

@@ -22,7 +22,7 @@ absl::StatusOr<std::shared_ptr<SyncTarget>> SyncTarget::Dup(int fd, const std::s
 
 SyncTarget::~SyncTarget() { close(fd_); }
 
-SyncThread::SyncThread() : thread_([this] { Run(); }) {}
+SyncThread::SyncThread(AtomicHistogram* latency) : latency_(latency), thread_([this] { Run(); }) {}
 
 SyncThread::~SyncThread() {
   {
@@ -37,6 +37,7 @@ void SyncThread::Request(std::shared_ptr<SyncTarget> target) {
   // A queued sync that has not started covers this request too.
   if (target->queued_) return;
   target->queued_ = true;
+  target->queued_at_ = absl::Now();
   queue_.push_back(std::move(target));
   ++queued_total_;
 }
@@ -61,6 +62,7 @@ uint64_t SyncThread::completed() const {
 void SyncThread::Run() {
   while (true) {
     std::shared_ptr<SyncTarget> target;
+    absl::Time queued_at;
     {
       absl::MutexLock lock(&mu_);
       mu_.Await(absl::Condition(
@@ -73,12 +75,14 @@ void SyncThread::Run() {
       queue_.pop_front();
       // From here on a new request needs a sync of its own.
       target->queued_ = false;
+      queued_at = target->queued_at_;
     }
     if (fdatasync(target->fd_) != 0 && !target->failure_logged_) {
       target->failure_logged_ = true;
       std::fprintf(stderr, "atoll-server: fdatasync %s: %s (logged once per recording)\n",
                    target->path_.c_str(), std::strerror(errno));
     }
+    if (latency_ != nullptr) latency_->Observe(absl::Now() - queued_at);
     absl::MutexLock lock(&mu_);
     ++completed_;
   }

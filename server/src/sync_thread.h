@@ -19,6 +19,8 @@
 #include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
+#include "server_metrics.h"
 
 namespace atl::server {
 
@@ -40,12 +42,15 @@ class SyncTarget {
   const int fd_;
   const std::string path_;
   bool queued_ = false;         // guarded by the SyncThread's mutex
+  absl::Time queued_at_;        // likewise: when queued_ was set
   bool failure_logged_ = false;  // only touched by the sync thread
 };
 
 class SyncThread {
  public:
-  SyncThread();
+  /// With `latency`, observes each sync's time from its request to the
+  /// end of its fdatasync there (`latency` must outlive the thread).
+  explicit SyncThread(AtomicHistogram* latency = nullptr);
   /// Syncs every file still queued, then stops the thread.
   ~SyncThread();
 
@@ -66,6 +71,7 @@ class SyncThread {
   uint64_t queued_total_ ABSL_GUARDED_BY(mu_) = 0;
   uint64_t completed_ ABSL_GUARDED_BY(mu_) = 0;
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
+  AtomicHistogram* const latency_;
   std::thread thread_;
 };
 

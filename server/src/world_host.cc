@@ -120,6 +120,7 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Create(
   host->checkpoints_.push_back(std::move(initial));
   host->public_header_ = std::move(header);
   host->public_header_.clear_tokens();
+  host->PublishBodiesLocked();
   return host;
 }
 
@@ -183,6 +184,7 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Recover(const std::string&
   host->sim_ = *std::move(sim);
   host->public_header_ = rec.header();
   host->public_header_.clear_tokens();
+  host->PublishBodiesLocked();
   return host;
 }
 
@@ -246,6 +248,10 @@ void WorldHost::Tick(absl::Duration lateness) {
   max_lateness_ = std::max(max_lateness_, lateness);
   const int64_t late_us = std::max<int64_t>(0, absl::ToInt64Microseconds(lateness));
   ++lateness_histogram_[std::min<int64_t>(late_us / kLatenessBucketUs, kLatenessBuckets - 1)];
+  if (rate_metrics_ != nullptr) {
+    if (lateness > period()) rate_metrics_->late_ticks.fetch_add(1, std::memory_order_relaxed);
+    rate_metrics_->lateness.Observe(lateness);
+  }
 
   const uint64_t next = sim_->tick() + 1;
   std::vector<v1::ConfirmedInput> inputs;
@@ -258,9 +264,15 @@ void WorldHost::Tick(absl::Duration lateness) {
   }
   SortInputs(&inputs);
   std::vector<CommandFailure> failures;
-  if (absl::Status s = sim_->Step(inputs, &failures); !s.ok()) {
+  const absl::Time step_start = absl::Now();
+  const absl::Status stepped = sim_->Step(inputs, &failures);
+  if (rate_metrics_ != nullptr && stepped.ok()) {
+    rate_metrics_->step_time.Observe(absl::Now() - step_start);
+    rate_metrics_->ticks.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (!stepped.ok()) {
     std::fprintf(stderr, "atoll-server: world %s: step failed, the world stops ticking: %s\n",
-                 id_.c_str(), std::string(s.message()).c_str());
+                 id_.c_str(), std::string(stepped.message()).c_str());
     step_failed_ = true;
     return;
   }
@@ -322,6 +334,14 @@ void WorldHost::Tick(absl::Duration lateness) {
     return *full_message;
   };
   std::erase_if(sessions_, [](const Session& s) { return s.outbox->closed(); });
+  // What a metrics scrape reads, published into atomics (gauges()): a
+  // scrape never takes mu_, so it cannot delay this tick.
+  PublishSessionsLocked();
+  if (DueEvery(next, config_.tick_rate_hz())) PublishBodiesLocked();
+  auto collapse = [this](Outbox& out, std::vector<v1::ServerMessage> messages) {
+    out.Collapse(std::move(messages));
+    if (options_.metrics != nullptr) options_.metrics->CountCollapse();
+  };
   for (Session& session : sessions_) {
     Outbox& out = *session.outbox;
     if (session.slot != 0) {
@@ -337,9 +357,9 @@ void WorldHost::Tick(absl::Duration lateness) {
     // A client that does not keep up loses its queue and restarts from the
     // newest snapshot: its outbox never holds more than outbox_capacity.
     // The snapshot may be a delta: the client still keeps its acked base.
-    if (!out.Push(frame_message)) out.Collapse({snapshot_for(session), frame_message});
+    if (!out.Push(frame_message)) collapse(out, {snapshot_for(session), frame_message});
     if (DueEvery(next, session.snapshot_every)) {
-      if (!out.Push(snapshot_for(session))) out.Collapse({snapshot_for(session)});
+      if (!out.Push(snapshot_for(session))) collapse(out, {snapshot_for(session)});
     }
   }
   RetainLocked(std::move(frame), std::move(checkpoint));
@@ -395,6 +415,7 @@ absl::Status WorldHost::AddSessionLocked(Session session, std::optional<uint64_t
     }
   }
   sessions_.push_back(std::move(session));
+  PublishSessionsLocked();
   return absl::OkStatus();
 }
 
@@ -441,6 +462,7 @@ absl::Status WorldHost::Watch(const v1::WatchRequest& request, std::shared_ptr<O
 void WorldHost::Leave(const Outbox* outbox) {
   absl::MutexLock lock(&mu_);
   std::erase_if(sessions_, [&](const Session& s) { return s.outbox.get() == outbox; });
+  PublishSessionsLocked();
 }
 
 absl::Status WorldHost::SubmitInput(const Outbox* session, const v1::Input& input,
@@ -514,6 +536,33 @@ void WorldHost::Ack(const Outbox* session, uint64_t snapshot_tick) {
 void WorldHost::AddSkippedTicks(uint64_t ticks) {
   absl::MutexLock lock(&mu_);
   skipped_ticks_ += ticks;
+  if (rate_metrics_ != nullptr) {
+    rate_metrics_->skipped_ticks.fetch_add(ticks, std::memory_order_relaxed);
+  }
+}
+
+void WorldHost::PublishBodiesLocked() {
+  const WorldCounters counters = sim_->world().GetCounters();
+  bodies_gauge_.store(static_cast<uint32_t>(counters.bodies), std::memory_order_relaxed);
+  awake_bodies_gauge_.store(static_cast<uint32_t>(counters.awake_bodies),
+                            std::memory_order_relaxed);
+}
+
+void WorldHost::PublishSessionsLocked() {
+  uint32_t players = 0;
+  for (const Session& s : sessions_) players += s.slot != 0 ? 1 : 0;
+  players_gauge_.store(players, std::memory_order_relaxed);
+  spectators_gauge_.store(static_cast<uint32_t>(sessions_.size()) - players,
+                          std::memory_order_relaxed);
+}
+
+WorldGauges WorldHost::gauges() const {
+  WorldGauges g;
+  g.bodies = bodies_gauge_.load(std::memory_order_relaxed);
+  g.awake_bodies = awake_bodies_gauge_.load(std::memory_order_relaxed);
+  g.players = players_gauge_.load(std::memory_order_relaxed);
+  g.spectators = spectators_gauge_.load(std::memory_order_relaxed);
+  return g;
 }
 
 v1::WorldInfo WorldHost::Info() const {
@@ -571,6 +620,7 @@ void WorldHost::Stop(const grpc::Status& status, bool drain, bool remove_recordi
       }
     }
     sessions.swap(sessions_);
+    PublishSessionsLocked();
   }
   for (Session& s : sessions) {
     if (drain) {

@@ -32,6 +32,7 @@
 #include "atoll/v1/world.pb.h"
 #include "outbox.h"
 #include "recording.h"
+#include "server_metrics.h"
 #include "sync_thread.h"
 
 namespace atl::server {
@@ -61,6 +62,17 @@ struct WorldHostOptions {
   /// Where checkpoints are synced (fdatasync) off the tick thread; null:
   /// synced by the tick thread itself. Must outlive the host.
   SyncThread* sync_thread = nullptr;
+  /// Where the world counts its ticks for --metrics_listen; null: nowhere.
+  /// Must outlive the host.
+  ServerMetrics* metrics = nullptr;
+};
+
+/// A world's gauges as it last published them (server_metrics.h).
+struct WorldGauges {
+  uint32_t bodies = 0;
+  uint32_t awake_bodies = 0;
+  uint32_t players = 0;
+  uint32_t spectators = 0;
 };
 
 class WorldHost {
@@ -120,6 +132,11 @@ class WorldHost {
   absl::StatusOr<uint64_t> Query(absl::FunctionRef<void(const World&)> query) const;
 
   v1::WorldInfo Info() const;
+  /// The gauges a metrics scrape reads: atomics, never the world's mutex,
+  /// so a scrape cannot delay a tick. Bodies are published at creation and
+  /// then every tick_rate_hz ticks (counting awake bodies walks every body,
+  /// too much for every tick), sessions whenever they change.
+  WorldGauges gauges() const;
   /// The recording so far without its join tokens; with `header_only`, the
   /// header alone (from memory, no file read).
   absl::StatusOr<v1::Recording> GetRecording(bool header_only) const;
@@ -151,7 +168,16 @@ class WorldHost {
   };
 
   WorldHost(std::string id, v1::WorldConfig config, const WorldHostOptions& options)
-      : id_(std::move(id)), config_(std::move(config)), options_(options) {}
+      : id_(std::move(id)),
+        config_(std::move(config)),
+        options_(options),
+        rate_metrics_(options.metrics != nullptr
+                          ? options.metrics->ForTickRate(config_.tick_rate_hz())
+                          : nullptr) {}
+
+  // Publishes the gauges read by gauges().
+  void PublishBodiesLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void PublishSessionsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // Queues Joined, the newest checkpoint at or before `from` (or the current
   // state when !from) and the frames after it.
@@ -178,6 +204,11 @@ class WorldHost {
   const std::string id_;
   const v1::WorldConfig config_;
   const WorldHostOptions options_;
+  TickRateMetrics* const rate_metrics_;  // null without options_.metrics
+  std::atomic<uint32_t> bodies_gauge_{0};
+  std::atomic<uint32_t> awake_bodies_gauge_{0};
+  std::atomic<uint32_t> players_gauge_{0};
+  std::atomic<uint32_t> spectators_gauge_{0};
 
   mutable absl::Mutex mu_;
   // True from just before Tick asks for mu_ until it holds it: Query waits

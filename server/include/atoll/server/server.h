@@ -54,6 +54,10 @@ struct ServerOptions {
   std::string http_listen;
   /// Web viewer streams served at once at most.
   int http_max_streams = 16;
+  /// "HOST:PORT" serving Prometheus metrics at /metrics (text format
+  /// 0.0.4, deploy/README.md); empty (the default) serves none. Port 0 picks
+  /// a free port.
+  std::string metrics_listen;
 };
 
 /// A running gRPC server with Atoll's services, standard health checking
@@ -64,7 +68,7 @@ class Server {
   /// Restores the worlds recorded in options.data_dir and starts serving on
   /// options.listen. Returns InvalidArgument for a malformed address or
   /// option (also one TLS file without the other, or one that cannot be
-  /// read, or a malformed http_listen), Internal when data_dir cannot be
+  /// read, or a malformed http_listen or metrics_listen), Internal when data_dir cannot be
   /// used and Unavailable when an address cannot be bound.
   static absl::StatusOr<std::unique_ptr<Server>> Create(
       const ServerOptions& options);
@@ -77,6 +81,10 @@ class Server {
   /// The web viewer's "http://HOST:PORT/" with the real port; empty when
   /// options.http_listen was.
   virtual std::string http_url() const = 0;
+
+  /// "http://HOST:PORT/metrics" with the real port; empty when
+  /// options.metrics_listen was.
+  virtual std::string metrics_url() const = 0;
 
   /// Marks every service NOT_SERVING, ends every session (UNAVAILABLE, after
   /// writing what is queued for it), syncs every recording, lets in-flight
