@@ -1,5 +1,6 @@
 // atoll batch — runs a scene headless on the server (BatchService.Run) with a
-// progress bar.
+// progress bar. `atoll batch run` and `atoll batch merge` (sharded sweeps)
+// are in batch_sweep_command.cc.
 
 #include <grpcpp/grpcpp.h>
 
@@ -29,6 +30,10 @@ void DrawProgress(uint32_t done, uint32_t total) {
 }  // namespace
 
 int RunBatchCommand(const std::vector<std::string>& args) {
+  if (!args.empty() && (args[0] == "run" || args[0] == "merge")) {
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    return args[0] == "run" ? RunBatchRunCommand(rest) : RunBatchMergeCommand(rest);
+  }
   if (args.size() != 1) return Usage("batch needs one scene: a .json SceneSpec file or a built-in name");
   absl::StatusOr<std::string> address = ServerAddress();
   if (!address.ok()) return Fail(address.status());

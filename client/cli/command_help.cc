@@ -187,7 +187,9 @@ const std::vector<CommandSpec>& AllCommands() {
        .max_args = 1,
        .example = "atoll verify data/worlds/demo.atrec"},
       {.name = "batch",
-       .summary = "run a scene headless on the server with a progress bar",
+       .summary = "run a scene headless on the server with a progress bar "
+                  "(sharded sweeps: `atoll batch run` and `atoll batch "
+                  "merge`, below)",
        .usage = "atoll batch SCENE --server=HOST:PORT [flags]",
        .arguments = "SCENE (a .json SceneSpec file or a built-in scene name)",
        .min_args = 1,
@@ -196,6 +198,31 @@ const std::vector<CommandSpec>& AllCommands() {
        .required_flags = {"server"},
        .example = "atoll batch pyramid --server=127.0.0.1:50051 --steps=600 "
                   "--size=10"},
+      // Subcommands: "NAME SUB" entries, found by FindCommand(name, arg).
+      {.name = "batch run",
+       .summary = "run one shard of a sweep (a BatchSweep JSON file) in "
+                  "process, no server needed: run i belongs to shard i % "
+                  "shards; one result record per run in --out (runs already "
+                  "recorded are skipped, so a killed shard can be rerun); "
+                  "with --server the server's BatchService steps the runs",
+       .usage = "atoll batch run SPEC --out=DIR [--shard=N] [--shards=M] "
+                "[flags]",
+       .arguments = "SPEC (a .json BatchSweep file)",
+       .min_args = 1,
+       .max_args = 1,
+       .flags = {"out", "shard", "shards", "threads", "server"},
+       .required_flags = {"out"},
+       .example = "atoll batch run examples/sweep.json --shard=0 --shards=4 "
+                  "--out=results"},
+      {.name = "batch merge",
+       .summary = "check that every run of a sweep is recorded exactly once "
+                  "in DIR (naming missing, duplicate and foreign records); "
+                  "write DIR/results.csv and the plot DIR/results.svg",
+       .usage = "atoll batch merge DIR",
+       .arguments = "DIR (the --out folder of `atoll batch run`)",
+       .min_args = 1,
+       .max_args = 1,
+       .example = "atoll batch merge results"},
       {.name = "synctest",
        .summary = "roll back and re-simulate a built-in scene every tick; "
                   "exit 1 and print the first divergent tick on a mismatch",
@@ -224,6 +251,16 @@ const CommandSpec* FindCommand(absl::string_view name) {
     if (command.name == name) return &command;
   }
   return nullptr;
+}
+
+const CommandSpec* FindCommand(absl::string_view name,
+                               absl::string_view first_arg) {
+  if (!first_arg.empty()) {
+    if (const CommandSpec* sub = FindCommand(absl::StrCat(name, " ", first_arg))) {
+      return sub;
+    }
+  }
+  return FindCommand(name);
 }
 
 std::string GeneralUsage() {
@@ -351,13 +388,17 @@ std::optional<int> CheckCommandLine(int argc, char** argv) {
       std::fputs(GeneralUsage().c_str(), stdout);
       return 0;
     }
-    const CommandSpec* command = FindCommand(positional[1]);
+    const CommandSpec* command =
+        FindCommand(positional[1], positional.size() > 2 ? positional[2] : "");
     if (command == nullptr) return UnknownCommand(positional[1]);
     std::fputs(CommandHelp(*command).c_str(), stdout);
     return 0;
   }
-  const CommandSpec* command = FindCommand(positional[0]);
+  const CommandSpec* command =
+      FindCommand(positional[0], positional.size() > 1 ? positional[1] : "");
   if (command == nullptr) return UnknownCommand(positional[0]);
+  // A subcommand's word is no positional argument of it.
+  if (absl::StrContains(command->name, ' ')) positional.erase(positional.begin() + 1);
   if (!help.empty()) {
     std::fputs(CommandHelp(*command).c_str(), stdout);
     return 0;

@@ -41,6 +41,10 @@ struct CommandSpec {
 const std::vector<CommandSpec>& AllCommands();
 /// The command called `name`, or nullptr.
 const CommandSpec* FindCommand(absl::string_view name);
+/// The command a command line names by its first two words: the subcommand
+/// "NAME FIRST_ARG" when the table has it ("batch run", "batch merge"),
+/// else `name`; nullptr for an unknown name.
+const CommandSpec* FindCommand(absl::string_view name, absl::string_view first_arg);
 
 /// The general usage: every command with its summary and how to get a
 /// command's help.

@@ -25,8 +25,16 @@ int RunBotCommand(const std::vector<std::string>& args);
 /// atoll verify RECORDING: local re-simulation against the hash chain;
 /// exit 1 on a divergence.
 int RunVerifyCommand(const std::vector<std::string>& args);
-/// atoll batch SCENE --steps N: BatchService.Run with a progress bar.
+/// atoll batch SCENE --steps N: BatchService.Run with a progress bar;
+/// `atoll batch run ...` and `atoll batch merge ...` (args[0] "run" or
+/// "merge") go to the two functions below.
 int RunBatchCommand(const std::vector<std::string>& args);
+/// atoll batch run SPEC --out=DIR [--shard=N --shards=M]: shard N's runs
+/// of a sweep, in process, one record each in DIR (batch_sweep_command.cc).
+int RunBatchRunCommand(const std::vector<std::string>& args);
+/// atoll batch merge DIR: checks that each run of DIR's sweep is recorded
+/// once; writes DIR/results.csv and DIR/results.svg.
+int RunBatchMergeCommand(const std::vector<std::string>& args);
 /// atoll view SCENE_OR_RECORDING: the web viewer on a local world (a scene
 /// stepped at its tick rate, or a recording played back); serves until
 /// SIGINT / SIGTERM.

@@ -75,7 +75,8 @@ int main(int argc, char** argv) {
   }
   std::vector<char*> positional = absl::ParseCommandLine(argc, argv);
   const std::string command = positional[1];
-  if (const atl::cli::CommandSpec* spec = atl::cli::FindCommand(command)) {
+  if (const atl::cli::CommandSpec* spec = atl::cli::FindCommand(
+          command, positional.size() > 2 ? positional[2] : "")) {
     if (std::optional<int> code = atl::cli::CheckRequiredFlags(*spec)) {
       return *code;
     }
