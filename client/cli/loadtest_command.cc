@@ -23,6 +23,17 @@
 // the 5-byte gRPC prefix, before HTTP/2 framing). The settled figure is
 // measured over 2 s once every world reports no awake body (waiting at most
 // --settle_seconds; nan when they do not settle).
+//
+// Over the same window a probe thread, at the priority the process started
+// with, calls ListWorlds, GetWorld and CreateWorld (then DestroyWorld) every
+// 100 ms with a 2 s deadline, as a backend's control client would; the
+// slowest call kind's p99 goes in the CSV, each kind's p50/p99 and failures
+// to stderr. When the load test started the server itself it also reports
+// the CPU each side used over the window, in cores (CPU seconds per second):
+// the server's tick threads (named atoll-tick), its other threads (gRPC,
+// sending, recording) and the load generator's clients. Its own server also
+// serves Prometheus metrics (--metrics_listen on a free port); the load test
+// prints one scrape of them at the end.
 
 #include "client/cli/loadtest_command.h"
 
@@ -32,18 +43,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cinttypes>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <grpcpp/grpcpp.h>
+#include <httplib.h>
 
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
@@ -57,6 +73,8 @@
 #include "atoll/scene.h"
 #include "atoll/v1/session.grpc.pb.h"
 #include "atoll/v1/world.grpc.pb.h"
+#include "client/cli/control_probe.h"
+#include "client/cli/thread_cpu.h"
 
 ABSL_FLAG(int32_t, worlds, 32, "loadtest: worlds to create");
 ABSL_FLAG(int32_t, bodies, 500, "loadtest: bodies per world (at least 4)");
@@ -98,15 +116,21 @@ class ChildServer {
     if (pid == 0) {
       dup2(fds[1], STDOUT_FILENO);
       dup2(fds[1], STDERR_FILENO);
-      execl(path.c_str(), path.c_str(), "--listen=127.0.0.1:0", worlds_flag.c_str(),
-            static_cast<char*>(nullptr));
+      execl(path.c_str(), path.c_str(), "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
+            worlds_flag.c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
     close(fds[1]);
     std::unique_ptr<ChildServer> child(new ChildServer(pid, fds[0]));
     const absl::Time deadline = absl::Now() + absl::Seconds(10);
     std::string out;
-    constexpr char kMarker[] = "listening on ";
+    // The gRPC address, then the metrics URL (server/main.cc prints both).
+    auto line_after = [&out](const char* marker) -> std::optional<std::string> {
+      const size_t at = out.find(marker);
+      const size_t eol = at == std::string::npos ? at : out.find('\n', at);
+      if (eol == std::string::npos) return std::nullopt;
+      return out.substr(at + std::strlen(marker), eol - at - std::strlen(marker));
+    };
     while (absl::Now() < deadline) {
       pollfd p{fds[0], POLLIN, 0};
       if (poll(&p, 1, 100) <= 0) continue;
@@ -114,10 +138,11 @@ class ChildServer {
       const ssize_t got = read(fds[0], buf, sizeof(buf));
       if (got <= 0) break;
       out.append(buf, static_cast<size_t>(got));
-      const size_t at = out.find(kMarker);
-      const size_t eol = at == std::string::npos ? at : out.find('\n', at);
-      if (eol != std::string::npos) {
-        child->address_ = out.substr(at + std::strlen(kMarker), eol - at - std::strlen(kMarker));
+      std::optional<std::string> address = line_after("listening on ");
+      std::optional<std::string> metrics = line_after("metrics at ");
+      if (address.has_value() && metrics.has_value()) {
+        child->address_ = *std::move(address);
+        child->metrics_url_ = *std::move(metrics);
         return child;
       }
     }
@@ -132,13 +157,37 @@ class ChildServer {
   }
 
   const std::string& address() const { return address_; }
+  // http://HOST:PORT/metrics
+  const std::string& metrics_url() const { return metrics_url_; }
+  pid_t pid() const { return pid_; }
 
  private:
   ChildServer(pid_t pid, int fd) : pid_(pid), fd_(fd) {}
   pid_t pid_;
   int fd_;
   std::string address_;
+  std::string metrics_url_;
 };
+
+// GET `url` (http://HOST:PORT/PATH) and return the body, or the error.
+absl::StatusOr<std::string> HttpGet(const std::string& url) {
+  constexpr char kScheme[] = "http://";
+  if (url.rfind(kScheme, 0) != 0) return absl::InvalidArgumentError("not an http URL: " + url);
+  const size_t path_at = url.find('/', std::strlen(kScheme));
+  const std::string origin = url.substr(0, path_at);
+  httplib::Client http(origin);
+  http.set_connection_timeout(std::chrono::seconds(5));
+  http.set_read_timeout(std::chrono::seconds(5));
+  httplib::Result result = http.Get(path_at == std::string::npos ? "/" : url.substr(path_at));
+  if (!result) {
+    return absl::UnavailableError(
+        absl::StrCat("GET ", url, ": ", httplib::to_string(result.error())));
+  }
+  if (result->status != 200) {
+    return absl::UnavailableError(absl::StrCat("GET ", url, ": status ", result->status));
+  }
+  return result->body;
+}
 
 // One streaming session. Reads on gRPC's callback threads; writes Acks one
 // at a time from OnWriteDone.
@@ -355,13 +404,17 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   std::unique_ptr<ChildServer> child;
   std::string address = server;
   if (address.empty()) {
-    auto started = ChildServer::Start(std::max(64, n_worlds));
+    // One more world than the load's for the control probe's CreateWorld.
+    auto started = ChildServer::Start(std::max(64, n_worlds + 1));
     if (!started.ok()) return Fail(std::string(started.status().message()));
     child = *std::move(started);
     address = child->address();
   }
   std::fprintf(stderr, "loadtest: server %s%s\n", address.c_str(),
                child != nullptr ? " (started here)" : "");
+  // Started before the priority drops, so it keeps the caller's (it stands
+  // in for a control client on another machine).
+  ControlProbe probe;
   // Only this process (the server was forked before): its threads, all
   // created from here on, inherit the calling thread's nice value.
   errno = 0;
@@ -449,10 +502,20 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
     return cleanup();
   }
   const uint64_t bytes0 = Sum(clients, &LoadClient::bytes);
+  auto read_server_cpu = [&]() -> absl::StatusOr<std::map<pid_t, ThreadCpu>> {
+    if (child == nullptr) return absl::NotFoundError("remote server");
+    return ReadThreadCpu(child->pid());
+  };
+  absl::StatusOr<std::map<pid_t, ThreadCpu>> server_cpu0 = read_server_cpu();
+  absl::StatusOr<std::map<pid_t, ThreadCpu>> client_cpu0 = ReadThreadCpu(getpid());
+  probe.Begin(address, options, ids[0], absl::Milliseconds(100));
   const absl::Time t0 = absl::Now();
   absl::SleepFor(absl::Seconds(seconds));
   const uint64_t bytes1 = Sum(clients, &LoadClient::bytes);
   const absl::Time t1 = absl::Now();
+  probe.End();
+  absl::StatusOr<std::map<pid_t, ThreadCpu>> server_cpu1 = read_server_cpu();
+  absl::StatusOr<std::map<pid_t, ThreadCpu>> client_cpu1 = ReadThreadCpu(getpid());
   auto after = ReadTotals(world_stub.get(), ids);
   if (!after.ok()) {
     exit_code = Fail(std::string(after.status().message()));
@@ -466,6 +529,42 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   std::fprintf(stderr, "loadtest: tick start lateness p90 %.2f, p95 %.2f, p99 %.2f, p99.9 %.2f ms\n",
                Percentile(window, 0.9), Percentile(window, 0.95), Percentile(window, 0.99),
                Percentile(window, 0.999));
+  const double window_s = absl::ToDoubleSeconds(t1 - t0);
+  // Cores used by each side over the window; nan where not measured.
+  double tick_cores = NAN, server_other_cores = NAN, client_cores = NAN;
+  int tick_threads = 0;
+  if (server_cpu0.ok() && server_cpu1.ok()) {
+    double other = 0.0;
+    tick_cores = CpuBetween(*server_cpu0, *server_cpu1, "atoll-tick", &other) / window_s;
+    server_other_cores = other / window_s;
+    for (const auto& [tid, cpu] : *server_cpu1) {
+      tick_threads += cpu.name.rfind("atoll-tick", 0) == 0 ? 1 : 0;
+    }
+  }
+  if (client_cpu0.ok() && client_cpu1.ok()) {
+    client_cores = CpuBetween(*client_cpu0, *client_cpu1, "", nullptr) / window_s;
+  }
+  std::fprintf(stderr,
+               "loadtest: CPU over the window, cores: server tick threads (%d) %.2f, server "
+               "other threads %.2f, load clients %.2f (machine: %ld cores)%s\n",
+               tick_threads, tick_cores, server_other_cores, client_cores,
+               sysconf(_SC_NPROCESSORS_ONLN),
+               child == nullptr ? "; the server is remote, not measured" : "");
+  double control_p99 = 0.0;
+  int control_failures = 0;
+  const std::pair<const char*, CallTimes> calls[] = {{"ListWorlds", probe.list_worlds()},
+                                                     {"GetWorld", probe.get_world()},
+                                                     {"CreateWorld", probe.create_world()}};
+  for (const auto& [name, times] : calls) {
+    control_p99 = std::max(control_p99, Quantile(times.ms, 0.99));
+    control_failures += times.failures;
+    std::fprintf(stderr,
+                 "loadtest: %s: %zu calls, p50 %.2f ms, p99 %.2f ms, max %.2f ms, %d failed%s%s\n",
+                 name, times.ms.size() + times.failures, Quantile(times.ms, 0.5),
+                 Quantile(times.ms, 0.99), Quantile(times.ms, 1.0), times.failures,
+                 times.failures > 0 ? ", last: " : "", times.last_error.c_str());
+  }
+  if (control_failures > 0) exit_code = 1;
   const double per_client_per_s =
       n_clients == 0 ? 0.0
                      : static_cast<double>(bytes1 - bytes0) / n_clients /
@@ -498,6 +597,18 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
     const uint64_t f1 = Sum(clients, &LoadClient::frames);
     if (f1 > f0) settled = absl::StrCat(static_cast<double>(b1 - b0) / static_cast<double>(f1 - f0));
   }
+  if (child != nullptr) {
+    // The server's own account of the run (issue 21: deploy/README.md's
+    // Metrics), as an operator's Prometheus would scrape it.
+    absl::StatusOr<std::string> scrape = HttpGet(child->metrics_url());
+    if (scrape.ok()) {
+      std::fprintf(stderr, "loadtest: the server's metrics (GET %s):\n%s",
+                   child->metrics_url().c_str(), scrape->c_str());
+    } else {
+      std::fprintf(stderr, "loadtest: no metrics: %s\n",
+                   std::string(scrape.status().message()).c_str());
+    }
+  }
   const uint64_t bad = Sum(clients, &LoadClient::bad_snapshots);
   std::fprintf(stderr, "loadtest: %" PRIu64 " delta snapshots applied, %" PRIu64 " bad\n",
                Sum(clients, &LoadClient::deltas), bad);
@@ -512,10 +623,12 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   if (bad != 0) exit_code = 1;
   std::fprintf(stderr,
                "worlds,bodies,clients,tick_hz,p50_lateness_ms,p99_lateness_ms,missed_ticks,"
-               "bytes_per_client_per_s,settled_bytes_per_client_per_tick\n");
-  std::printf("%d,%d,%d,%d,%.2f,%.2f,%" PRIu64 ",%.0f,%s\n", n_worlds, bodies, n_clients, tick_hz,
-              Percentile(window, 0.5), Percentile(window, 0.99), missed, per_client_per_s,
-              settled.c_str());
+               "bytes_per_client_per_s,settled_bytes_per_client_per_tick,control_p99_ms,"
+               "control_failures,server_tick_cores,server_other_cores,client_cores\n");
+  std::printf("%d,%d,%d,%d,%.2f,%.2f,%" PRIu64 ",%.0f,%s,%.2f,%d,%.2f,%.2f,%.2f\n", n_worlds,
+              bodies, n_clients, tick_hz, Percentile(window, 0.5), Percentile(window, 0.99), missed,
+              per_client_per_s, settled.c_str(), control_p99, control_failures, tick_cores,
+              server_other_cores, client_cores);
   std::fflush(stdout);
   return cleanup();
 }

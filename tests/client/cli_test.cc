@@ -117,13 +117,25 @@ TEST(CliTest, LoadTestRunsItsOwnServerAndMeasuresTheSettledStream) {
   // A pyramid of base 8 and its ground: the largest with at most 40 bodies.
   EXPECT_NE(output.find("scene pyramid, size 8 (37 bodies)"), std::string::npos) << output;
   const std::vector<std::string> row = LoadTestRow(output, "2,40,3,60,");
-  ASSERT_EQ(row.size(), 9u) << output;
+  ASSERT_EQ(row.size(), 14u) << output;
   // Resting worlds stream a tick and a hash, and small deltas (goal: <= 64
   // bytes per client per tick).
   const double settled = std::stod(row[8]);
   EXPECT_GT(settled, 0.0) << output;
   EXPECT_LE(settled, 64.0) << output;
   EXPECT_NE(output.find("0 bad"), std::string::npos) << output;
+  // The control calls were probed over the window (about 10 rounds in 1 s),
+  // none failed, and their p99 is a time.
+  EXPECT_GT(std::stod(row[9]), 0.0) << output;
+  EXPECT_EQ(row[10], "0") << output;
+  for (const char* call : {"ListWorlds: ", "GetWorld: ", "CreateWorld: "}) {
+    EXPECT_NE(output.find(call), std::string::npos) << call << output;
+  }
+  // CPU accounting of its own server: its two tick threads found by name,
+  // each side measured (a resting world's ticks may use less than the 10 ms
+  // the kernel counts in).
+  EXPECT_NE(output.find("server tick threads (2)"), std::string::npos) << output;
+  for (int column : {11, 12, 13}) EXPECT_GE(std::stod(row[column]), 0.0) << output;
 }
 
 TEST(CliTest, LoadTestRefusesBadFlagsBeforeStartingAnything) {
