@@ -121,6 +121,7 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Create(
   host->public_header_ = std::move(header);
   host->public_header_.clear_tokens();
   host->PublishBodiesLocked();
+  host->PublishInfoLocked();
   return host;
 }
 
@@ -185,6 +186,7 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Recover(const std::string&
   host->public_header_ = rec.header();
   host->public_header_.clear_tokens();
   host->PublishBodiesLocked();
+  host->PublishInfoLocked();
   return host;
 }
 
@@ -363,6 +365,7 @@ void WorldHost::Tick(absl::Duration lateness) {
     }
   }
   RetainLocked(std::move(frame), std::move(checkpoint));
+  PublishInfoLocked();
 }
 
 std::shared_ptr<const WorldHost::SentSnapshot> WorldHost::RememberSentLocked(
@@ -416,6 +419,7 @@ absl::Status WorldHost::AddSessionLocked(Session session, std::optional<uint64_t
   }
   sessions_.push_back(std::move(session));
   PublishSessionsLocked();
+  PublishInfoLocked();
   return absl::OkStatus();
 }
 
@@ -463,6 +467,7 @@ void WorldHost::Leave(const Outbox* outbox) {
   absl::MutexLock lock(&mu_);
   std::erase_if(sessions_, [&](const Session& s) { return s.outbox.get() == outbox; });
   PublishSessionsLocked();
+  PublishInfoLocked();
 }
 
 absl::Status WorldHost::SubmitInput(const Outbox* session, const v1::Input& input,
@@ -539,6 +544,7 @@ void WorldHost::AddSkippedTicks(uint64_t ticks) {
   if (rate_metrics_ != nullptr) {
     rate_metrics_->skipped_ticks.fetch_add(ticks, std::memory_order_relaxed);
   }
+  PublishInfoLocked();
 }
 
 void WorldHost::PublishBodiesLocked() {
@@ -566,13 +572,22 @@ WorldGauges WorldHost::gauges() const {
 }
 
 v1::WorldInfo WorldHost::Info() const {
-  absl::MutexLock lock(&mu_);
-  v1::WorldInfo info;
+  std::shared_ptr<const v1::WorldInfo> info;
+  {
+    absl::MutexLock lock(&info_mu_);
+    info = info_;
+  }
+  return *info;
+}
+
+void WorldHost::PublishInfoLocked() {
+  auto published = std::make_shared<v1::WorldInfo>();
+  v1::WorldInfo& info = *published;
   info.set_world_id(id_);
   *info.mutable_config() = config_;
   info.set_tick(sim_->tick());
   info.set_state_hash(sim_->hash());
-  info.set_body_count(static_cast<uint32_t>(sim_->world().GetCounters().bodies));
+  info.set_body_count(static_cast<uint32_t>(sim_->world().GetBodyCount()));
   for (const Session& s : sessions_) {
     const OutboxStats st = s.outbox->stats();
     v1::SessionStats* out = info.add_sessions();
@@ -589,8 +604,10 @@ v1::WorldInfo WorldHost::Info() const {
   *info.mutable_lateness_histogram_us50() = {lateness_histogram_.begin(),
                                              lateness_histogram_.end()};
   info.set_skipped_ticks(skipped_ticks_);
-  info.set_awake_body_count(static_cast<uint32_t>(sim_->world().GetCounters().awake_bodies));
-  return info;
+  // Counting awake bodies walks every body: as of PublishBodiesLocked.
+  info.set_awake_body_count(awake_bodies_gauge_.load(std::memory_order_relaxed));
+  absl::MutexLock lock(&info_mu_);
+  info_ = std::move(published);
 }
 
 absl::StatusOr<v1::Recording> WorldHost::GetRecording(bool header_only) const {
@@ -621,6 +638,7 @@ void WorldHost::Stop(const grpc::Status& status, bool drain, bool remove_recordi
     }
     sessions.swap(sessions_);
     PublishSessionsLocked();
+    PublishInfoLocked();
   }
   for (Session& s : sessions) {
     if (drain) {

@@ -131,6 +131,9 @@ class WorldHost {
   /// one query already running. Unavailable once the world is stopped.
   absl::StatusOr<uint64_t> Query(absl::FunctionRef<void(const World&)> query) const;
 
+  /// As of the world's last tick (awake_body_count as of its last
+  /// second of ticks): published by the tick thread, so a caller never
+  /// waits for a tick nor delays one (ListWorlds under load).
   v1::WorldInfo Info() const;
   /// The gauges a metrics scrape reads: atomics, never the world's mutex,
   /// so a scrape cannot delay a tick. Bodies are published at creation and
@@ -178,6 +181,8 @@ class WorldHost {
   // Publishes the gauges read by gauges().
   void PublishBodiesLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   void PublishSessionsLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // Publishes what Info() returns.
+  void PublishInfoLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   // Queues Joined, the newest checkpoint at or before `from` (or the current
   // state when !from) and the frames after it.
@@ -211,6 +216,9 @@ class WorldHost {
   std::atomic<uint32_t> spectators_gauge_{0};
 
   mutable absl::Mutex mu_;
+  // Held only to swap or copy the pointer (lock order: mu_, then info_mu_).
+  mutable absl::Mutex info_mu_ ABSL_ACQUIRED_AFTER(mu_);
+  std::shared_ptr<const v1::WorldInfo> info_ ABSL_GUARDED_BY(info_mu_);
   // True from just before Tick asks for mu_ until it holds it: Query waits
   // while it is set, so queries cannot queue up in front of a tick.
   std::atomic<bool> tick_waiting_{false};

@@ -260,7 +260,10 @@ class World {
 
   // --- Introspection ------------------------------------------------------
 
+  /// Walks every body, contact and island: O(n).
   WorldCounters GetCounters() const;
+  /// Live bodies, in constant time.
+  int32_t GetBodyCount() const;
 
   /// The union of every shape's bounds; a unit box at the origin when the
   /// world has no shapes.

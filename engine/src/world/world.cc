@@ -750,6 +750,8 @@ AABB World::GetBounds() const {
   return bounds;
 }
 
+int32_t World::GetBodyCount() const { return state_->body_ids.Count(); }
+
 WorldCounters World::GetCounters() const {
   const WorldState& w = *state_;
   WorldCounters c;
