@@ -12,6 +12,8 @@
 // http://HOST:PORT/" when --http_listen is set, then "atoll-server metrics at
 // http://HOST:PORT/metrics" when --metrics_listen is set (Prometheus text
 // format, deploy/README.md), and shuts down gracefully on SIGINT or SIGTERM.
+// With --agones it also reports to the Agones SDK sidecar (Ready, health,
+// labels, allocation; deploy/README.md, server/src/agones_client.h).
 
 #include <csignal>
 #include <cstdint>
@@ -57,6 +59,16 @@ ABSL_FLAG(int32_t, http_max_streams, 16, "web viewer streams served at once at m
 ABSL_FLAG(std::string, metrics_listen, "",
           "HOST:PORT serving Prometheus metrics at GET /metrics (text format 0.0.4); "
           "empty: none. 0.0.0.0:9100 lets a Prometheus in the cluster scrape it");
+ABSL_FLAG(bool, agones, false,
+          "talk to the Agones SDK sidecar through its HTTP gateway on "
+          "localhost:$AGONES_SDK_HTTP_PORT (default 9358): Ready, health pings from the tick "
+          "threads, world/player labels, a world from the atoll.dev/scene annotation when "
+          "allocated (deploy/README.md)");
+ABSL_FLAG(absl::Duration, agones_health_period, absl::Seconds(2),
+          "with --agones: how often health pings are sent while the tick threads run");
+ABSL_FLAG(bool, agones_shutdown_when_empty, false,
+          "with --agones: ask Agones to shut down when the last world of an allocated "
+          "server ends");
 ABSL_FLAG(absl::Duration, shutdown_grace, absl::Seconds(5),
           "how long in-flight calls may run after SIGTERM before cancellation");
 
@@ -118,6 +130,9 @@ int main(int argc, char** argv) {
   options.http_listen = http_listen;
   options.http_max_streams = absl::GetFlag(FLAGS_http_max_streams);
   options.metrics_listen = metrics_listen;
+  options.agones = absl::GetFlag(FLAGS_agones);
+  options.agones_health_period = absl::GetFlag(FLAGS_agones_health_period);
+  options.agones_shutdown_when_empty = absl::GetFlag(FLAGS_agones_shutdown_when_empty);
   auto server = atl::server::Server::Create(options);
   if (!server.ok()) {
     std::fprintf(stderr, "atoll-server: %s\n",

@@ -1,5 +1,6 @@
 #include "atoll/server/server.h"
 
+#include <google/protobuf/util/json_util.h>
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/grpcpp.h>
 #include <grpcpp/health_check_service_interface.h>
@@ -14,9 +15,11 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "agones_client.h"
 #include "atoll/viewer/replay_library.h"
 #include "atoll/viewer/web_server.h"
 #include "batch_service.h"
@@ -128,6 +131,9 @@ class ServerImpl final : public Server {
         return s;
       }
     }
+    if (options.agones && options.agones_health_period <= absl::ZeroDuration()) {
+      return absl::InvalidArgumentError("agones_health_period: must be positive");
+    }
     RegistryOptions registry_options;
     registry_options.data_dir = options.data_dir;
     registry_options.max_worlds = options.max_worlds;
@@ -231,6 +237,29 @@ class ServerImpl final : public Server {
       if (!started.ok()) return started.status();
       metrics_http_ = *std::move(started);
     }
+    if (options.agones) {
+      AgonesOptions agones;
+      agones.port = options.agones_port > 0 ? options.agones_port : AgonesPortFromEnvironment();
+      agones.health_period = options.agones_health_period;
+      agones.shutdown_when_empty = options.agones_shutdown_when_empty;
+      AgonesHooks hooks;
+      hooks.heartbeat = [this] { return registry_->TickHeartbeat(); };
+      hooks.counts = [this](uint32_t* worlds, uint32_t* players) {
+        *worlds = 0;
+        *players = 0;
+        for (const std::shared_ptr<WorldHost>& host : registry_->List()) {
+          if (host->stopped()) continue;
+          ++*worlds;
+          *players += host->gauges().players;
+        }
+      };
+      hooks.create_world = [this](const std::string& world_id, const std::string& scene) {
+        return CreateAgonesWorld(world_id, scene);
+      };
+      agones_ = AgonesClient::Start(agones, std::move(hooks));
+      // The restored worlds are in the scheduler and gRPC serves: Ready.
+      agones_->MarkReady();
+    }
     return absl::OkStatus();
   }
 
@@ -254,6 +283,8 @@ class ServerImpl final : public Server {
       shut_down_ = true;
     }
     const absl::Time deadline = absl::Now() + grace;
+    // No more health pings nor worlds from allocations.
+    agones_.reset();
     // Viewers first: their streams end and their spectator sessions leave.
     if (web_server_ != nullptr) web_server_->Stop();
     if (metrics_http_ != nullptr) metrics_http_->Stop();
@@ -282,6 +313,25 @@ class ServerImpl final : public Server {
   const std::vector<std::string>& recovery_log() const override { return recovery_log_; }
 
  private:
+  // The world of an Agones allocation: `scene` is a built-in scene name or a
+  // SceneSpec in protobuf's JSON mapping; the server's own CreateWorld path.
+  absl::Status CreateAgonesWorld(const std::string& world_id, const std::string& scene) {
+    v1::CreateWorldRequest request;
+    request.set_world_id(world_id);
+    const std::string text(absl::StripAsciiWhitespace(scene));
+    if (!text.empty() && text.front() == '{') {
+      const auto parsed =
+          google::protobuf::util::JsonStringToMessage(text, request.mutable_scene());
+      if (!parsed.ok()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("atoll.dev/scene: not a SceneSpec: ", std::string(parsed.message())));
+      }
+    } else {
+      request.mutable_scene()->mutable_builtin()->set_name(text);
+    }
+    return registry_->CreateWorld(request).status();
+  }
+
   // Destroyed bottom-up: the gRPC server first, so no call still reaches a
   // service, the pool or the registry; the send thread last, after running
   // the writes and finishes still queued for the streams; then the sync
@@ -307,6 +357,8 @@ class ServerImpl final : public Server {
   std::unique_ptr<viewer::WebServer> web_server_;
   // Destroyed before everything a scrape reads (registry, batch service).
   std::unique_ptr<MetricsHttpServer> metrics_http_;
+  // Destroyed before the registry its threads read and create worlds in.
+  std::unique_ptr<AgonesClient> agones_;
   std::string address_;
   absl::Mutex mu_;
   bool shut_down_ ABSL_GUARDED_BY(mu_) = false;

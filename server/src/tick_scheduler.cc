@@ -3,6 +3,7 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
@@ -26,12 +27,14 @@ absl::Duration SpreadPhase(std::vector<absl::Duration> phases, absl::Duration pe
 }
 
 TickScheduler::TickScheduler(int threads) {
-  for (int i = 0; i < std::max(1, threads); ++i) {
+  threads = std::max(1, threads);
+  all_beaten_ = threads >= 64 ? ~uint64_t{0} : (uint64_t{1} << threads) - 1;
+  for (int i = 0; i < threads; ++i) {
     threads_.emplace_back([this, i] {
       // Named so that CPU accounting (atoll loadtest, top -H) can tell tick
       // threads from the I/O side.
       pthread_setname_np(pthread_self(), absl::StrCat("atoll-tick-", i).c_str());
-      Run();
+      Run(i);
     });
   }
 }
@@ -62,16 +65,43 @@ void TickScheduler::Add(std::shared_ptr<WorldHost> host) {
   changed_.Signal();
 }
 
-void TickScheduler::Run() {
+void TickScheduler::SetIterationHookForTesting(std::function<void()> hook) {
+  absl::MutexLock lock(&mu_);
+  iteration_hook_ = std::move(hook);
+}
+
+void TickScheduler::Beat(int thread) {
+  const uint64_t bit = uint64_t{1} << (thread % 64);
+  uint64_t now_beaten = beaten_.fetch_or(bit, std::memory_order_relaxed) | bit;
+  // The last thread to beat in a round starts the next one. Once every bit
+  // is set no fetch_or changes the value, so exactly one exchange wins.
+  if (now_beaten == all_beaten_ &&
+      beaten_.compare_exchange_strong(now_beaten, 0, std::memory_order_relaxed)) {
+    heartbeat_.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void TickScheduler::Run(int thread) {
   absl::MutexLock lock(&mu_);
   while (!stop_) {
+    if (iteration_hook_) {
+      std::function<void()> hook = iteration_hook_;
+      mu_.Unlock();
+      hook();
+      mu_.Lock();
+      if (stop_) break;
+    }
+    Beat(thread);
+    // Idle or early, wake at least every kIdleBeat anyway: the heartbeat
+    // must advance on a server with no worlds, or Agones would see a
+    // healthy but empty server as stuck.
+    const absl::Time now = absl::Now();
     if (heap_.empty()) {
-      changed_.Wait(&mu_);
+      changed_.WaitWithDeadline(&mu_, now + kIdleBeat);
       continue;
     }
-    const absl::Time now = absl::Now();
     if (heap_.front().due > now) {
-      changed_.WaitWithDeadline(&mu_, heap_.front().due);
+      changed_.WaitWithDeadline(&mu_, std::min(heap_.front().due, now + kIdleBeat));
       continue;
     }
     std::pop_heap(heap_.begin(), heap_.end(), Later());

@@ -15,6 +15,9 @@
 #ifndef ATOLL_SERVER_TICK_SCHEDULER_H_
 #define ATOLL_SERVER_TICK_SCHEDULER_H_
 
+#include <atomic>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -43,6 +46,21 @@ class TickScheduler {
   void Add(std::shared_ptr<WorldHost> host);
   /// Worlds whose host is stopped() are dropped when next due.
 
+  /// A counter that advances each time every tick thread has gone round
+  /// its loop at least once since the last advance: each thread beats after
+  /// each tick and, when idle, at least every kIdleBeat. A reader that sees
+  /// it unchanged over a few idle beats knows a tick thread is stuck (the
+  /// Agones health pings follow it, agones_client.h).
+  uint64_t heartbeat() const { return heartbeat_.load(std::memory_order_relaxed); }
+
+  /// How often an idle tick thread wakes up only to beat.
+  static constexpr absl::Duration kIdleBeat = absl::Milliseconds(100);
+
+  /// Tests only: every tick thread calls `hook` (outside the scheduler's
+  /// lock) at the top of each loop iteration, before it beats; a hook that
+  /// blocks stalls the thread. Null removes it.
+  void SetIterationHookForTesting(std::function<void()> hook);
+
  private:
   struct Entry {
     absl::Time due;
@@ -55,13 +73,20 @@ class TickScheduler {
       return a.due != b.due ? a.due > b.due : a.order > b.order;
     }
   };
-  void Run();
+  void Run(int thread);
+  void Beat(int thread);
 
   absl::Mutex mu_;
   std::vector<Entry> heap_ ABSL_GUARDED_BY(mu_);
   uint64_t next_order_ ABSL_GUARDED_BY(mu_) = 0;
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   absl::CondVar changed_;
+  std::function<void()> iteration_hook_ ABSL_GUARDED_BY(mu_);
+  // One bit per tick thread that beat since the last heartbeat_ advance
+  // (threads past 64 share bits).
+  std::atomic<uint64_t> beaten_{0};
+  uint64_t all_beaten_ = 0;  // set before the threads start
+  std::atomic<uint64_t> heartbeat_{0};
   std::vector<std::thread> threads_;
 };
 

@@ -54,6 +54,9 @@ class WorldRegistry {
 
   const RegistryOptions& options() const { return options_; }
 
+  /// The tick threads' heartbeat (TickScheduler::heartbeat).
+  uint64_t TickHeartbeat() const { return scheduler_.heartbeat(); }
+
  private:
   explicit WorldRegistry(const RegistryOptions& options)
       : options_(options), scheduler_(options.tick_threads) {}

@@ -58,6 +58,19 @@ struct ServerOptions {
   /// 0.0.4, deploy/README.md); empty (the default) serves none. Port 0 picks
   /// a free port.
   std::string metrics_listen;
+  /// Talk to the Agones SDK sidecar (deploy/agones, server/src/agones_client.h):
+  /// Ready once the restored worlds tick, health pings while the tick
+  /// threads beat, labels with world and player counts, a world from the
+  /// atoll.dev/scene annotation when allocated. Off by default.
+  bool agones = false;
+  /// The SDK's HTTP gateway port on localhost; 0: $AGONES_SDK_HTTP_PORT,
+  /// else 9358.
+  int agones_port = 0;
+  /// How often health pings go out (while the tick threads beat).
+  absl::Duration agones_health_period = absl::Seconds(2);
+  /// Ask Agones to shut the GameServer down when the last world of an
+  /// allocated server ends.
+  bool agones_shutdown_when_empty = false;
 };
 
 /// A running gRPC server with Atoll's services, standard health checking
