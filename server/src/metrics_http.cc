@@ -77,12 +77,7 @@ class MetricsHttpServerImpl final : public MetricsHttpServer {
       res.set_content(std::move(text), kMetricsContentType);
     });
 
-    if (port == 0) {
-      port = server_.bind_to_any_port(host);
-      if (port < 0) port = 0;
-    } else if (!server_.bind_to_port(host, port)) {
-      port = 0;
-    }
+    port = viewer::BindHttpServer(&server_, host, port);
     if (port == 0) {
       return absl::UnavailableError(absl::StrCat("metrics_listen: cannot listen on ", listen));
     }

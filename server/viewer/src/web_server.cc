@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -169,12 +170,7 @@ class WebServerImpl final : public WebServer {
       res.set_content(std::string(asset->bytes), std::string(asset->content_type).c_str());
     });
 
-    if (port == 0) {
-      port = server_.bind_to_any_port(host);
-      if (port < 0) port = 0;
-    } else if (!server_.bind_to_port(host, port)) {
-      port = 0;
-    }
+    port = BindHttpServer(&server_, host, port);
     if (port == 0) {
       return absl::UnavailableError(
           absl::StrCat("http_listen: cannot listen on ", options_.listen));
@@ -442,6 +438,11 @@ class WebServerImpl final : public WebServer {
 };
 
 }  // namespace
+
+int BindHttpServer(httplib::Server* server, const std::string& host, int port) {
+  if (port == 0) return std::max(0, server->bind_to_any_port(host));
+  return server->bind_to_port(host, port) ? port : 0;
+}
 
 absl::Status ParseHostPort(const std::string& value, const std::string& flag,
                            std::string* host, int* port) {

@@ -27,6 +27,22 @@ BodyId Dynamic(World* world, Vec2 p) {
   return world->CreateBody(def).value();
 }
 
+// A limb joint of the fuzzer's ragdolls: a revolute joint with a lower
+// limit and a weak motor.
+RevoluteJointDef LimbJoint(BodyId a, BodyId b, Vec2 anchor_a, Vec2 anchor_b) {
+  RevoluteJointDef jd;
+  jd.body_a = a;
+  jd.body_b = b;
+  jd.local_anchor_a = anchor_a;
+  jd.local_anchor_b = anchor_b;
+  jd.enable_limit = true;
+  jd.lower_angle = -2.2f;
+  jd.upper_angle = 0.0f;
+  jd.enable_motor = true;
+  jd.max_motor_torque = 3.0f;
+  return jd;
+}
+
 void ExpectFinite(const World& world) {
   for (BodyId id : world.GetBodyIds()) {
     const BodyInfo b = *world.GetBody(id);
@@ -201,17 +217,9 @@ TEST(OverflowInputTest, AJointClosingAHugeGapMovesBodiesNoFasterThanTheSpeedCaps
   far.local_anchor_a = {0.4f, -230.4f};
   ASSERT_TRUE(world->CreateRevoluteJoint(far).ok());
   for (int i = 0; i + 1 < 5; ++i) {
-    RevoluteJointDef jd;
-    jd.body_a = links[i];
-    jd.body_b = links[i + 1];
-    jd.local_anchor_a = {0.0f, 0.3f};
-    jd.local_anchor_b = {0.0f, -0.3f};
-    jd.enable_limit = true;
-    jd.lower_angle = -2.2f;
-    jd.upper_angle = 0.0f;
-    jd.enable_motor = true;
-    jd.max_motor_torque = 3.0f;
-    ASSERT_TRUE(world->CreateRevoluteJoint(jd).ok());
+    ASSERT_TRUE(world->CreateRevoluteJoint(LimbJoint(links[i], links[i + 1], {0.0f, 0.3f},
+                                                     {0.0f, -0.3f}))
+                    .ok());
   }
   const float dt = 1.0f / 60.0f;
   const float max_move = (def.maximum_linear_speed + def.contact_push_max_velocity) * dt;
@@ -244,22 +252,18 @@ TEST(OverflowInputTest, AWorldThatDivergesStopsWithAnErrorInsteadOfANaN) {
   ShapeDef shape;
   shape.friction = 0.6f;
   const BodyId torso = Dynamic(world.get(), {-3.0f, 3.2f});
-  ASSERT_TRUE(world->CreateCapsuleShape(torso, shape, Capsule{{0, -0.35f}, {0, 0.35f}, 0.25f}).ok());
+  ASSERT_TRUE(
+      world->CreateCapsuleShape(torso, shape, Capsule{{0, -0.35f}, {0, 0.35f}, 0.25f}).ok());
   const BodyId upper = Dynamic(world.get(), {-2.85f, 2.5f});
-  ASSERT_TRUE(world->CreateCapsuleShape(upper, shape, Capsule{{0, -0.25f}, {0, 0.25f}, 0.12f}).ok());
+  ASSERT_TRUE(
+      world->CreateCapsuleShape(upper, shape, Capsule{{0, -0.25f}, {0, 0.25f}, 0.12f}).ok());
   const BodyId lower = Dynamic(world.get(), {-2.85f, 1.9f});
-  ASSERT_TRUE(world->CreateCapsuleShape(lower, shape, Capsule{{0, -0.25f}, {0, 0.25f}, 0.11f}).ok());
-  RevoluteJointDef jd;
-  jd.body_a = upper;
-  jd.body_b = lower;
-  jd.local_anchor_a = {0.0f, -4915.2f};
-  jd.local_anchor_b = {0.0f, 0.3f};
-  jd.enable_limit = true;
-  jd.lower_angle = -2.2f;
-  jd.upper_angle = 0.0f;
-  jd.enable_motor = true;
-  jd.max_motor_torque = 3.0f;
-  ASSERT_TRUE(world->CreateRevoluteJoint(jd).ok());
+  ASSERT_TRUE(
+      world->CreateCapsuleShape(lower, shape, Capsule{{0, -0.25f}, {0, 0.25f}, 0.11f}).ok());
+  ASSERT_TRUE(world
+                  ->CreateRevoluteJoint(
+                      LimbJoint(upper, lower, {0.0f, -4915.2f}, {0.0f, 0.3f}))
+                  .ok());
   const std::string start = SaveSnapshot(*world);
 
   auto run_until_divergence = [&]() -> int64_t {

@@ -36,7 +36,15 @@
 #include "atoll/viewer/replay_library.h"
 #include "atoll/viewer/viewer_backend.h"
 
+namespace httplib {
+class Server;
+}  // namespace httplib
+
 namespace atl::viewer {
+
+/// Binds `server` to `host`:`port`, a free port when `port` is 0; returns
+/// the port bound, or 0 when it cannot bind.
+int BindHttpServer(httplib::Server* server, const std::string& host, int port);
 
 /// Splits "HOST:PORT" (HOST may be a bracketed IPv6 literal); PORT 0..65535.
 /// InvalidArgument naming `flag` and the value otherwise.
