@@ -412,8 +412,9 @@ TEST(BatchJobManifestTest, IndexedJobRunsAsManyShardsAsItDeclaresOnAValidSpec) {
   absl::StatusOr<v1::BatchSweep> sweep = ParseBatchSweep(spec, "batch-job.yaml");
   ASSERT_TRUE(sweep.ok()) << sweep.status() << "\n" << spec;
   // The same sweep as the example file.
-  absl::StatusOr<v1::BatchSweep> example = ParseBatchSweep(
-      ReadFile(std::string(ATOLL_SOURCE_DIR) + "/examples/sweep.json"), "examples/sweep.json");
+  constexpr char kExample[] = "examples/sweeps/falling_circles.json";
+  absl::StatusOr<v1::BatchSweep> example =
+      ParseBatchSweep(ReadFile(std::string(ATOLL_SOURCE_DIR) + "/" + kExample), kExample);
   ASSERT_TRUE(example.ok()) << example.status();
   EXPECT_EQ(BatchSweepDigest(*sweep), BatchSweepDigest(*example));
 }
