@@ -196,14 +196,17 @@ std::vector<std::string> ListWorldIds(const std::string& address) {
   return ids;
 }
 
-void DestroyWorld(const std::string& address, const std::string& world_id) {
-  auto stub = v1::WorldService::NewStub(client::MakeChannel(address));
-  grpc::ClientContext context;
-  v1::DestroyWorldRequest request;
-  request.set_world_id(world_id);
-  v1::DestroyWorldResponse response;
-  const grpc::Status s = stub->DestroyWorld(&context, request, &response);
-  EXPECT_TRUE(s.ok()) << s.error_message();
+// Creates duel world `id` and waits until it has stepped more than `ticks`
+// ticks; returns its tick when created.
+uint64_t CreateTickingDuel(const std::string& address, const std::string& id, uint64_t ticks) {
+  v1::CreateWorldRequest request;
+  request.set_world_id(id);
+  *request.mutable_scene() = DuelScene();
+  request.mutable_config()->set_player_slots(2);
+  CreateWorld(address, request);
+  const uint64_t first = GetWorld(address, id).tick();
+  EXPECT_TRUE(WaitFor([&] { return GetWorld(address, id).tick() > first + ticks; })) << id;
+  return first;
 }
 
 int CountOccurrences(const std::string& text, const std::string& needle) {
@@ -303,13 +306,8 @@ TEST(AgonesServerTest, GatewayDownServerKeepsTickingAndLogsOnce) {
   }
   auto server = StartWithGateway(port, {"--agones", "--agones_health_period=100ms"});
   ASSERT_NE(server, nullptr);
-  v1::CreateWorldRequest request;
-  request.set_world_id("alone");
-  *request.mutable_scene() = DuelScene();
-  request.mutable_config()->set_player_slots(2);
-  CreateWorld(server->address(), request);
-  const uint64_t first = GetWorld(server->address(), "alone").tick();
-  ASSERT_TRUE(WaitFor([&] { return GetWorld(server->address(), "alone").tick() > first + 30; }));
+  const uint64_t first = CreateTickingDuel(server->address(), "alone", 30);
+  ASSERT_FALSE(::testing::Test::HasFailure());
   // Several retries have failed by now (0.5 s, 1 s, 2 s, ...).
   absl::SleepFor(absl::Seconds(4));
   EXPECT_GT(GetWorld(server->address(), "alone").tick(), first + 30);
@@ -337,13 +335,8 @@ TEST(AgonesServerTest, SlowGatewayNeverDelaysTicks) {
   auto server =
       StartWithGateway(ntohs(addr.sin_port), {"--agones", "--agones_health_period=100ms"});
   ASSERT_NE(server, nullptr);
-  v1::CreateWorldRequest request;
-  request.set_world_id("patient");
-  *request.mutable_scene() = DuelScene();
-  request.mutable_config()->set_player_slots(2);
-  CreateWorld(server->address(), request);
-  const uint64_t first = GetWorld(server->address(), "patient").tick();
-  ASSERT_TRUE(WaitFor([&] { return GetWorld(server->address(), "patient").tick() > first + 60; }));
+  CreateTickingDuel(server->address(), "patient", 60);
+  ASSERT_FALSE(::testing::Test::HasFailure());
   std::string output;
   ASSERT_TRUE(WaitFor([&] {
     output = server->Output();

@@ -56,6 +56,16 @@ v1::CreateWorldResponse CreateWorld(const std::string& address,
   return response;
 }
 
+void DestroyWorld(const std::string& address, const std::string& world_id) {
+  auto stub = v1::WorldService::NewStub(client::MakeChannel(address));
+  grpc::ClientContext context;
+  v1::DestroyWorldRequest request;
+  request.set_world_id(world_id);
+  v1::DestroyWorldResponse response;
+  const grpc::Status s = stub->DestroyWorld(&context, request, &response);
+  EXPECT_TRUE(s.ok()) << s.error_message();
+}
+
 v1::WorldInfo GetWorld(const std::string& address, const std::string& world_id) {
   auto stub = v1::WorldService::NewStub(client::MakeChannel(address));
   grpc::ClientContext context;

@@ -28,6 +28,8 @@ v1::CreateWorldResponse CreateWorld(const std::string& address, const v1::Create
 grpc::Status TryCreateWorld(const std::string& address, const v1::CreateWorldRequest& request,
                             v1::CreateWorldResponse* response);
 v1::WorldInfo GetWorld(const std::string& address, const std::string& world_id);
+// DestroyWorld, expecting it to succeed.
+void DestroyWorld(const std::string& address, const std::string& world_id);
 v1::Recording GetRecording(const std::string& address, const std::string& world_id,
                            bool header_only = false);
 

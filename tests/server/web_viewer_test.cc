@@ -142,13 +142,7 @@ TEST_F(WebViewerTest, DestroyedWorldEndsTheStream) {
   // streams, and leaves with it.
   std::thread destroy([this] {
     absl::SleepFor(absl::Milliseconds(300));
-    auto stub = v1::WorldService::NewStub(
-        grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
-    grpc::ClientContext context;
-    v1::DestroyWorldRequest request;
-    request.set_world_id("doomed");
-    v1::DestroyWorldResponse response;
-    EXPECT_TRUE(stub->DestroyWorld(&context, request, &response).ok());
+    DestroyWorld(server_->address(), "doomed");
   });
   auto events = ReadEvents(url_, "/api/worlds/doomed/stream", 1000, absl::Seconds(10));
   destroy.join();
