@@ -46,17 +46,19 @@ int RunBotCommand(const std::vector<std::string>& args) {
   absl::StatusOr<std::vector<client::BotReport>> reports = client::RunBots(options);
   if (!reports.ok()) return Fail(reports.status());
   uint64_t desyncs = 0;
-  std::printf("%-5s %10s %10s %12s %8s %6s %9s %9s %8s %10s %7s\n", "SLOT", "TICKS", "ROLLBACKS",
-              "RESIMULATED", "DESYNCS", "DEPTH", "MEAN_MS", "MAX_MS", "RTT_MS", "RECONNECTS", "ERRORS");
+  std::printf("%-5s %10s %10s %12s %8s %6s %9s %9s %8s %10s %9s %7s\n", "SLOT", "TICKS",
+              "ROLLBACKS", "RESIMULATED", "DESYNCS", "DEPTH", "MEAN_MS", "MAX_MS", "RTT_MS",
+              "RECONNECTS", "REDIRECTS", "ERRORS");
   for (const client::BotReport& r : *reports) {
     desyncs += r.stats.desyncs;
-    std::printf("%-5u %10llu %10llu %12llu %8llu %6d %9.3f %9.3f %8.1f %10llu %7llu\n", r.slot,
+    std::printf("%-5u %10llu %10llu %12llu %8llu %6d %9.3f %9.3f %8.1f %10llu %9llu %7llu\n", r.slot,
                 static_cast<unsigned long long>(r.last_tick - r.first_tick),
                 static_cast<unsigned long long>(r.stats.rollbacks),
                 static_cast<unsigned long long>(r.stats.frames_resimulated),
                 static_cast<unsigned long long>(r.stats.desyncs), r.stats.max_prediction_depth,
                 r.stats.mean_rollback_ms(), r.stats.max_rollback_ms, r.rtt_ms,
                 static_cast<unsigned long long>(r.reconnects),
+                static_cast<unsigned long long>(r.redirects),
                 static_cast<unsigned long long>(r.server_errors));
     for (const client::DesyncReport& d : r.desyncs) {
       std::printf("slot %u: %s\n", r.slot, d.ToString().c_str());

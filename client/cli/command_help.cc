@@ -180,12 +180,27 @@ const std::vector<CommandSpec>& AllCommands() {
        .flags = {"listen", "size", "seed", "tick_rate"},
        .example = "atoll view pyramid --size=10 --listen=127.0.0.1:8080"},
       {.name = "verify",
-       .summary = "re-simulate a recording file against its hash chain",
-       .usage = "atoll verify RECORDING",
-       .arguments = "RECORDING (an .atrec file)",
+       .summary = "re-simulate a recording file against its hash chain; "
+                  "several files are the pieces of a world that moved between "
+                  "servers (atoll migrate), joined in the order given",
+       .usage = "atoll verify RECORDING [MORE_RECORDINGS...]",
+       .arguments = "RECORDING (an .atrec file; then the recordings of the "
+                    "servers the world moved to, in order)",
+       .min_args = 1,
+       .max_args = 64,
+       .example = "atoll verify data/worlds/demo.atrec"},
+      {.name = "migrate",
+       .summary = "move a live world to another server: it stops after its "
+                  "current tick on --from and goes on at the next on --to "
+                  "with the same hash chain; its players are redirected and "
+                  "resume there",
+       .usage = "atoll migrate WORLD --from=HOST:PORT --to=HOST:PORT [flags]",
+       .arguments = "WORLD (a world id)",
        .min_args = 1,
        .max_args = 1,
-       .example = "atoll verify data/worlds/demo.atrec"},
+       .flags = {"from", "to", "redirect", "timeout"},
+       .required_flags = {"from", "to"},
+       .example = "atoll migrate demo --from=10.0.0.5:50051 --to=10.0.0.6:50051"},
       {.name = "batch",
        .summary = "run a scene headless on the server with a progress bar "
                   "(sharded sweeps: `atoll batch run` and `atoll batch "
@@ -212,7 +227,7 @@ const std::vector<CommandSpec>& AllCommands() {
        .max_args = 1,
        .flags = {"out", "shard", "shards", "threads", "server"},
        .required_flags = {"out"},
-       .example = "atoll batch run examples/sweep.json --shard=0 --shards=4 "
+       .example = "atoll batch run examples/sweeps/falling_circles.json --shard=0 --shards=4 "
                   "--out=results"},
       {.name = "batch merge",
        .summary = "check that every run of a sweep is recorded exactly once "

@@ -22,8 +22,9 @@ int RunDestroyCommand(const std::vector<std::string>& args);
 int RunWatchCommand(const std::vector<std::string>& args);
 /// atoll bot WORLD --players N: simulated players with prediction.
 int RunBotCommand(const std::vector<std::string>& args);
-/// atoll verify RECORDING: local re-simulation against the hash chain;
-/// exit 1 on a divergence.
+/// atoll verify RECORDING [MORE...]: local re-simulation against the hash
+/// chain (recordings of a world that moved between servers, joined in
+/// order); exit 1 on a divergence.
 int RunVerifyCommand(const std::vector<std::string>& args);
 /// atoll batch SCENE --steps N: BatchService.Run with a progress bar;
 /// `atoll batch run ...` and `atoll batch merge ...` (args[0] "run" or
@@ -35,6 +36,9 @@ int RunBatchRunCommand(const std::vector<std::string>& args);
 /// atoll batch merge DIR: checks that each run of DIR's sweep is recorded
 /// once; writes DIR/results.csv and DIR/results.svg.
 int RunBatchMergeCommand(const std::vector<std::string>& args);
+/// atoll migrate WORLD --from=HOST:PORT --to=HOST:PORT: moves a live
+/// world; its players are redirected.
+int RunMigrateCommand(const std::vector<std::string>& args);
 /// atoll view SCENE_OR_RECORDING: the web viewer on a local world (a scene
 /// stepped at its tick rate, or a recording played back); serves until
 /// SIGINT / SIGTERM.

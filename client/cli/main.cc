@@ -90,6 +90,7 @@ int main(int argc, char** argv) {
   if (command == "watch") return atl::cli::RunWatchCommand(args);
   if (command == "bot") return atl::cli::RunBotCommand(args);
   if (command == "verify") return atl::cli::RunVerifyCommand(args);
+  if (command == "migrate") return atl::cli::RunMigrateCommand(args);
   if (command == "batch") return atl::cli::RunBatchCommand(args);
   if (command == "query") return atl::cli::RunQueryCommand(args);
   if (command == "view") return atl::cli::RunViewCommand(args);

@@ -73,6 +73,10 @@ int RunWatchCommand(const std::vector<std::string>& args) {
       std::max<uint32_t>(1, absl::GetFlag(FLAGS_svg_every));
   const uint32_t every = std::max<uint32_t>(1, absl::GetFlag(FLAGS_every));
   int begins = 0, ends = 0, hits = 0;  // since the last printed line
+  absl::Time last_frame_arrival = absl::Now();
+  // The Redirect's tick, while waiting for the new server's first frame.
+  bool moving = false;
+  uint64_t moved_after = 0;
   while (limit < 0 || shown < limit) {
     absl::StatusOr<std::optional<v1::ServerMessage>> m =
         (*session)->Next(absl::Seconds(5));
@@ -96,8 +100,32 @@ int RunWatchCommand(const std::vector<std::string>& args) {
     for (const client::DesyncReport& d : world->TakeDesyncs()) {
       std::printf("%s\n", d.ToString().c_str());
     }
+    if (msg.has_redirect()) {
+      // The world moved to another server: follow it from the last tick
+      // shown.
+      std::printf("world moved to %s after tick %llu\n", msg.redirect().address().c_str(),
+                  static_cast<unsigned long long>(msg.redirect().tick()));
+      if (absl::Status s = (*session)->Follow(msg.redirect(), world->confirmed_tick()); !s.ok()) {
+        return Fail(s);
+      }
+      moving = true;
+      moved_after = msg.redirect().tick();
+      continue;
+    }
     if (!msg.has_frame()) continue;
     const v1::Frame& f = msg.frame();
+    const absl::Time arrival = absl::Now();
+    if (moving && f.tick() == moved_after + 1) {
+      // How long the stream stood still: the last frame from the old
+      // server to the first from the new one.
+      const absl::Duration gap = arrival - last_frame_arrival;
+      std::printf("stream paused %.1f ms (%.2f ticks) by the move\n",
+                  absl::ToDoubleMilliseconds(gap),
+                  absl::ToDoubleSeconds(gap) * config.tick_rate_hz());
+      moving = false;
+    }
+    // (Frames the new server replays from its checkpoint do not count.)
+    if (!moving) last_frame_arrival = arrival;
     for (const v1::ContactEvent& e : f.events()) {
       if (e.kind() == v1::ContactEvent::KIND_BEGIN) ++begins;
       if (e.kind() == v1::ContactEvent::KIND_END) ++ends;

@@ -91,12 +91,21 @@ absl::StatusOr<BotReport> RunPlayer(const BotOptions& options, uint32_t slot) {
       continue;
     }
     // Apply everything that has arrived, then predict once.
+    std::optional<v1::Redirect> redirect;
     while (m.ok() && m->has_value()) {
       const v1::ServerMessage& msg = **m;
       if (absl::Status s = pw.OnServerMessage(msg); !s.ok()) return s;
       if (msg.has_snapshot()) (void)(*session)->Ack(msg.snapshot().tick());
       if (msg.has_error()) ++report.server_errors;
+      if (msg.has_redirect()) redirect = msg.redirect();
       m = (*session)->Next(absl::ZeroDuration());
+    }
+    if (redirect.has_value()) {
+      // The world moved: go on where it went, from the newest confirmed
+      // tick (the stream ends after the Redirect).
+      if (absl::Status s = (*session)->Follow(*redirect, pw.confirmed_tick()); !s.ok()) return s;
+      ++report.redirects;
+      continue;
     }
     while (last_input_for < pw.confirmed_tick()) {
       ++last_input_for;

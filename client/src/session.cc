@@ -250,6 +250,19 @@ absl::Status Session::Reconnect(uint64_t resume_from_tick) {
   return Open();
 }
 
+absl::Status Session::Follow(const v1::Redirect& redirect, uint64_t resume_from_tick) {
+  Drop();
+  options_.address = redirect.address();
+  options_.resume_from_tick = resume_from_tick;
+  channel_.reset();
+  const absl::Time give_up = absl::Now() + options_.connect_timeout;
+  while (true) {
+    absl::Status s = Open();
+    if (!absl::IsNotFound(s) || absl::Now() >= give_up) return s;
+    absl::SleepFor(absl::Milliseconds(5));
+  }
+}
+
 absl::StatusOr<absl::Duration> Session::MeasureRtt() {
   if (channel_ == nullptr) channel_ = MakeChannel(options_.address);
   auto stub = grpc::health::v1::Health::NewStub(channel_);

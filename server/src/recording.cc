@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -114,6 +115,16 @@ absl::StatusOr<v1::Recording> RecordingWriter::Read() const {
       fd_ >= 0 ? sim::ReadRecording(path_) : sim::ParseRecording(memory_);
   if (!r.ok()) return r.status();
   return std::move(r->recording);
+}
+
+absl::Status RecordingWriter::MoveTo(const std::string& path) {
+  if (fd_ < 0) return absl::OkStatus();
+  if (rename(path_.c_str(), path.c_str()) != 0) {
+    return absl::InternalError(
+        absl::StrCat("rename ", path_, " to ", path, ": ", std::strerror(errno)));
+  }
+  path_ = path;
+  return absl::OkStatus();
 }
 
 absl::Status RecordingWriter::Remove() {

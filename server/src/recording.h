@@ -51,6 +51,11 @@ class RecordingWriter {
   /// The whole recording so far.
   absl::StatusOr<v1::Recording> Read() const;
 
+  /// Moves the file to `path` (same file system); the writer keeps
+  /// appending to it there. Internal naming both paths when it cannot. No
+  /// effect on a recording kept in memory.
+  absl::Status MoveTo(const std::string& path);
+
   /// Closes and deletes the file.
   absl::Status Remove();
 

@@ -190,6 +190,139 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Recover(const std::string&
   return host;
 }
 
+absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Import(const v1::WorldExport& world,
+                                                             const v1::WorldConfig& config,
+                                                             const std::string& recording_path,
+                                                             const WorldHostOptions& options) {
+  const v1::RecordingHeader& header = world.header();
+  if (header.engine_version() != EngineVersion()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "world.header.engine_version: the export was made by engine '", header.engine_version(),
+        "', this server runs '", EngineVersion(), "' (replays are bit-exact only with the same)"));
+  }
+  const uint32_t slots = config.player_slots();
+  if (static_cast<uint32_t>(header.tokens_size()) != slots) {
+    return absl::InvalidArgumentError(absl::StrCat("world.header.tokens: ", header.tokens_size(),
+                                                   " tokens for ", slots, " player slots"));
+  }
+  for (int i = 0; i < header.tokens_size(); ++i) {
+    if (header.tokens(i).slot() != static_cast<uint32_t>(i + 1) || header.tokens(i).token().empty()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "world.header.tokens[", i, "]: must be slot ", i + 1, " with a non-empty token"));
+    }
+  }
+  const v1::Checkpoint& cp = world.checkpoint();
+  if (cp.state_hash() == 0) {
+    return absl::InvalidArgumentError("world.checkpoint.state_hash: missing");
+  }
+  absl::StatusOr<std::unique_ptr<Simulation>> sim = Simulation::Restore(header.scene(), config, cp);
+  if (!sim.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("world.", std::string(sim.status().message())));
+  }
+  const uint64_t tick = cp.tick();
+  if ((*sim)->tick() != tick) {
+    return absl::InvalidArgumentError(absl::StrCat("world.checkpoint.tick: ", tick,
+                                                   ", but its snapshot is of tick ", (*sim)->tick()));
+  }
+  if (static_cast<uint32_t>((*sim)->world().GetBodyCount()) > config.max_bodies()) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "world.checkpoint: ", (*sim)->world().GetBodyCount(), " bodies, over config.max_bodies ",
+        config.max_bodies()));
+  }
+  if (static_cast<uint32_t>(world.accepted_sequence_size()) != slots) {
+    return absl::InvalidArgumentError(absl::StrCat("world.accepted_sequence: ",
+                                                   world.accepted_sequence_size(),
+                                                   " entries for ", slots, " player slots"));
+  }
+  std::shared_ptr<WorldHost> host(new WorldHost(header.world_id(), config, options));
+  absl::MutexLock lock(&host->mu_);
+  host->sim_ = *std::move(sim);
+  for (const v1::SlotToken& t : header.tokens()) host->tokens_.push_back(t.token());
+  host->applied_sequence_.assign(slots, 0);
+  for (int i = 0; i < cp.last_sequence_size() && i < static_cast<int>(slots); ++i) {
+    host->applied_sequence_[i] = cp.last_sequence(i);
+  }
+  host->accepted_sequence_.assign(world.accepted_sequence().begin(),
+                                  world.accepted_sequence().end());
+  for (uint32_t i = 0; i < slots; ++i) {
+    if (host->accepted_sequence_[i] < host->applied_sequence_[i]) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "world.accepted_sequence[", i, "]: ", host->accepted_sequence_[i],
+          " is below the checkpoint's last applied sequence ", host->applied_sequence_[i]));
+    }
+  }
+  for (int i = 0; i < world.pending_inputs_size(); ++i) {
+    const v1::ConfirmedInput& in = world.pending_inputs(i);
+    const std::string field = absl::StrCat("world.pending_inputs[", i, "]");
+    if (in.slot() < 1 || in.slot() > slots || in.sequence() <= host->applied_sequence_[in.slot() - 1] ||
+        in.sequence() > host->accepted_sequence_[in.slot() - 1]) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          field, ": slot ", in.slot(), " sequence ", in.sequence(),
+          " is not a pending input of a slot (applied < sequence <= accepted)"));
+    }
+    const uint64_t apply = std::max(in.target_tick(), tick + 1);
+    if (apply > tick + kMaxTicksAhead) {
+      return absl::InvalidArgumentError(absl::StrCat(field, ".target_tick: ", in.target_tick(),
+                                                     " is more than ", kMaxTicksAhead,
+                                                     " ticks ahead of tick ", tick));
+    }
+    std::string command_field;
+    if (absl::Status s = host->sim_->CheckCommands(in.slot(), in.commands(),
+                                                   host->pending_spawns_, &command_field);
+        !s.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(field, ".", std::string(s.message())));
+    }
+    host->pending_spawns_ += host->sim_->SpawnedBodies(in.commands());
+    host->pending_[apply].push_back(in);
+  }
+  // What a resuming session is sent: the retained checkpoints (ticks
+  // increasing, none after the export's) and the frames after the oldest,
+  // contiguous up to the export's tick.
+  for (int i = 0; i < world.retained_checkpoints_size(); ++i) {
+    const v1::Checkpoint& r = world.retained_checkpoints(i);
+    if (r.tick() > tick || (i > 0 && r.tick() <= world.retained_checkpoints(i - 1).tick())) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "world.retained_checkpoints[", i, "].tick: ", r.tick(),
+          " is out of order (increasing, at most the checkpoint's tick ", tick, ")"));
+    }
+    host->checkpoints_.push_back(r);
+  }
+  if (host->checkpoints_.empty() || host->checkpoints_.back().tick() != tick) {
+    host->checkpoints_.push_back(cp);
+  }
+  uint64_t expected = host->checkpoints_.front().tick() + 1;
+  for (int i = 0; i < world.retained_frames_size(); ++i) {
+    const v1::Frame& f = world.retained_frames(i);
+    if (f.tick() != expected || f.tick() > tick) {
+      return absl::InvalidArgumentError(absl::StrCat("world.retained_frames[", i, "].tick: ",
+                                                     f.tick(), ", expected ", expected));
+    }
+    ++expected;
+    host->frames_.push_back(f);
+  }
+  if (expected != tick + 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "world.retained_frames: end at tick ", expected - 1, ", not at the checkpoint's tick ",
+        tick));
+  }
+  absl::StatusOr<std::unique_ptr<RecordingWriter>> writer =
+      RecordingWriter::Create(recording_path, header, cp);
+  if (!writer.ok()) return writer.status();
+  if (options.sync_thread != nullptr) {
+    if (absl::Status s = (*writer)->SyncOn(options.sync_thread); !s.ok()) {
+      (void)(*writer)->Remove();
+      return s;
+    }
+  }
+  host->recording_ = *std::move(writer);
+  host->public_header_ = header;
+  host->public_header_.clear_tokens();
+  host->PublishBodiesLocked();
+  host->PublishInfoLocked();
+  return host;
+}
+
 absl::Duration WorldHost::period() const {
   return absl::Seconds(1) / static_cast<int64_t>(config_.tick_rate_hz());
 }
@@ -620,6 +753,60 @@ absl::StatusOr<v1::Recording> WorldHost::GetRecording(bool header_only) const {
   absl::StatusOr<v1::Recording> recording = recording_->Read();
   if (recording.ok()) recording->mutable_header()->clear_tokens();
   return recording;
+}
+
+absl::StatusOr<v1::WorldExport> WorldHost::Export(const std::string& redirect_to,
+                                                  const std::string& archive_dir) {
+  v1::WorldExport out;
+  std::vector<Session> sessions;
+  {
+    absl::MutexLock lock(&mu_);
+    if (stopped_) return absl::UnavailableError("world_id: the world is shutting down");
+    if (step_failed_) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "world_id: world ", id_, " diverged at tick ", sim_->tick() + 1,
+          " and cannot be continued elsewhere"));
+    }
+    stopped_ = true;
+    v1::RecordingHeader* header = out.mutable_header();
+    *header = public_header_;
+    for (size_t i = 0; i < tokens_.size(); ++i) {
+      v1::SlotToken* t = header->add_tokens();
+      t->set_slot(static_cast<uint32_t>(i + 1));
+      t->set_token(tokens_[i]);
+    }
+    *out.mutable_checkpoint() = sim_->SaveCheckpoint(applied_sequence_);
+    for (const v1::Checkpoint& cp : checkpoints_) *out.add_retained_checkpoints() = cp;
+    for (const v1::Frame& f : frames_) *out.add_retained_frames() = f;
+    for (const auto& [apply, inputs] : pending_) {
+      for (const v1::ConfirmedInput& in : inputs) *out.add_pending_inputs() = in;
+    }
+    *out.mutable_accepted_sequence() = {accepted_sequence_.begin(), accepted_sequence_.end()};
+    if (absl::Status s = recording_->Sync(); !s.ok()) {
+      std::fprintf(stderr, "atoll-server: %s\n", std::string(s.message()).c_str());
+    } else if (!archive_dir.empty()) {
+      if (absl::Status m = recording_->MoveTo(
+              absl::StrCat(archive_dir, "/", id_, "-", sim_->tick(), ".atrec"));
+          !m.ok()) {
+        std::fprintf(stderr, "atoll-server: %s\n", std::string(m.message()).c_str());
+      }
+    }
+    sessions.swap(sessions_);
+    PublishSessionsLocked();
+    PublishInfoLocked();
+  }
+  v1::ServerMessage redirect;
+  redirect.mutable_redirect()->set_world_id(id_);
+  redirect.mutable_redirect()->set_address(redirect_to);
+  redirect.mutable_redirect()->set_tick(out.checkpoint().tick());
+  const grpc::Status moved(grpc::StatusCode::UNAVAILABLE,
+                           redirect_to.empty() ? "the world moved to another server"
+                                               : absl::StrCat("the world moved to ", redirect_to));
+  for (Session& s : sessions) {
+    if (!redirect_to.empty()) s.outbox->Push(redirect, true);
+    s.outbox->CloseAfterDrain(moved);
+  }
+  return out;
 }
 
 void WorldHost::Stop(const grpc::Status& status, bool drain, bool remove_recording) {

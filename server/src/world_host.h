@@ -91,6 +91,18 @@ class WorldHost {
   static absl::StatusOr<std::shared_ptr<WorldHost>> Recover(
       const std::string& path, const WorldHostOptions& options);
 
+  /// Continues an exported world (WorldService.ExportWorld) at the tick
+  /// after its checkpoint, recording from that checkpoint on. `config` is
+  /// the export's config, normalized. Refused with nothing created, the
+  /// message starting with the field: FailedPrecondition
+  /// "world.header.engine_version" for another engine; InvalidArgument for
+  /// tokens that do not match the slots, a checkpoint that does not
+  /// restore or hash as recorded, retained frames out of order, pending
+  /// inputs that are not valid; ResourceExhausted over config.max_bodies.
+  static absl::StatusOr<std::shared_ptr<WorldHost>> Import(
+      const v1::WorldExport& world, const v1::WorldConfig& config,
+      const std::string& recording_path, const WorldHostOptions& options);
+
   const std::string& id() const { return id_; }
   const v1::WorldConfig& config() const { return config_; }
   absl::Duration period() const;
@@ -144,6 +156,16 @@ class WorldHost {
   /// header alone (from memory, no file read).
   absl::StatusOr<v1::Recording> GetRecording(bool header_only) const;
   uint64_t tick() const;
+
+  /// Stops stepping after the current tick and returns what Import needs
+  /// to continue the world elsewhere; every session gets a Redirect to
+  /// `redirect_to` (none when empty) and its stream ends with UNAVAILABLE
+  /// after what is queued. The recording is synced and, when it is a file
+  /// and `archive_dir` is not empty, moved to archive_dir/<id>-<tick>.atrec.
+  /// Unavailable for a world already stopped, FailedPrecondition for one
+  /// that diverged.
+  absl::StatusOr<v1::WorldExport> Export(const std::string& redirect_to,
+                                         const std::string& archive_dir);
 
   /// Stops ticking, ends every session with `status` (after draining their
   /// outboxes when `drain`), syncs the recording and deletes it when

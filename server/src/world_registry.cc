@@ -14,17 +14,18 @@ namespace {
 
 constexpr char kSuffix[] = ".atrec";
 
-absl::Status ValidateWorldId(const std::string& id) {
+// `field` names the id in the message.
+absl::Status ValidateWorldId(const std::string& id, const std::string& field) {
   if (id.empty() || id.size() > 64) {
     return absl::InvalidArgumentError(
-        absl::StrCat("world_id: must be 1..64 characters, got ", id.size()));
+        absl::StrCat(field, ": must be 1..64 characters, got ", id.size()));
   }
   for (char c : id) {
     const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                     c == '_' || c == '-';
     if (!ok) {
       return absl::InvalidArgumentError(
-          absl::StrCat("world_id: only [A-Za-z0-9_-] allowed, got '", id, "'"));
+          absl::StrCat(field, ": only [A-Za-z0-9_-] allowed, got '", id, "'"));
     }
   }
   return absl::OkStatus();
@@ -95,23 +96,13 @@ absl::StatusOr<v1::CreateWorldResponse> WorldRegistry::CreateWorld(
   std::string id = request.world_id();
   {
     absl::MutexLock lock(&mu_);
-    if (shut_down_) return absl::UnavailableError("the server is shutting down");
-    if (worlds_.size() >= options_.max_worlds) {
-      return absl::ResourceExhaustedError(absl::StrCat(
-          "world_id: the server already hosts ", worlds_.size(), " worlds (--max_worlds=",
-          options_.max_worlds, ")"));
-    }
     if (id.empty()) {
       do {
         id = absl::StrCat("w-", next_id_++);
       } while (worlds_.count(id) != 0);
     }
-    if (absl::Status s = ValidateWorldId(id); !s.ok()) return s;
-    if (worlds_.count(id) != 0) {
-      return absl::AlreadyExistsError(absl::StrCat("world_id: '", id, "' already exists"));
-    }
     // Reserve the id while the world is built outside the lock.
-    worlds_[id] = nullptr;
+    if (absl::Status s = ReserveLocked(id, "world_id"); !s.ok()) return s;
   }
   std::vector<v1::SlotToken> tokens;
   absl::StatusOr<std::shared_ptr<WorldHost>> host = WorldHost::Create(
@@ -127,6 +118,68 @@ absl::StatusOr<v1::CreateWorldResponse> WorldRegistry::CreateWorld(
   *response.mutable_world() = (*host)->Info();
   for (v1::SlotToken& t : tokens) *response.add_tokens() = std::move(t);
   return response;
+}
+
+absl::Status WorldRegistry::ReserveLocked(const std::string& id, const std::string& field) {
+  if (shut_down_) return absl::UnavailableError("the server is shutting down");
+  if (worlds_.size() >= options_.max_worlds) {
+    return absl::ResourceExhaustedError(absl::StrCat(field, ": the server already hosts ",
+                                                     worlds_.size(), " worlds (--max_worlds=",
+                                                     options_.max_worlds, ")"));
+  }
+  if (absl::Status s = ValidateWorldId(id, field); !s.ok()) return s;
+  if (worlds_.count(id) != 0) {
+    return absl::AlreadyExistsError(absl::StrCat(field, ": '", id, "' already exists"));
+  }
+  worlds_[id] = nullptr;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::WorldExport> WorldRegistry::ExportWorld(const v1::ExportWorldRequest& request) {
+  absl::StatusOr<std::shared_ptr<WorldHost>> host = Find(request.world_id());
+  if (!host.ok()) return host.status();
+  std::string archive_dir;
+  if (!options_.data_dir.empty()) {
+    std::error_code ec;
+    const std::filesystem::path dir = std::filesystem::path(options_.data_dir) / "exported";
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+      return absl::InternalError(
+          absl::StrCat("data_dir: cannot create ", dir.string(), ": ", ec.message()));
+    }
+    archive_dir = dir.string();
+  }
+  absl::StatusOr<v1::WorldExport> exported = (*host)->Export(request.redirect_to(), archive_dir);
+  if (!exported.ok()) return exported.status();
+  absl::MutexLock lock(&mu_);
+  auto it = worlds_.find(request.world_id());
+  if (it != worlds_.end() && it->second == *host) worlds_.erase(it);
+  return exported;
+}
+
+absl::StatusOr<v1::WorldInfo> WorldRegistry::ImportWorld(const v1::ImportWorldRequest& request) {
+  const v1::RecordingHeader& header = request.world().header();
+  absl::StatusOr<v1::WorldConfig> config =
+      NormalizeWorldConfig(header.config(), options_.max_bodies_per_world);
+  if (!config.ok()) {
+    return absl::Status(config.status().code(),
+                        absl::StrCat("world.header.", std::string(config.status().message())));
+  }
+  const std::string& id = header.world_id();
+  {
+    absl::MutexLock lock(&mu_);
+    if (absl::Status s = ReserveLocked(id, "world.header.world_id"); !s.ok()) return s;
+  }
+  absl::StatusOr<std::shared_ptr<WorldHost>> host =
+      WorldHost::Import(request.world(), *config, RecordingPath(id), NextHostOptions());
+  absl::MutexLock lock(&mu_);
+  if (!host.ok()) {
+    worlds_.erase(id);
+    return host.status();
+  }
+  worlds_[id] = *host;
+  scheduler_.Add(*host);
+  return (*host)->Info();
 }
 
 absl::StatusOr<std::shared_ptr<WorldHost>> WorldRegistry::Find(const std::string& world_id) const {

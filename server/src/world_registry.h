@@ -46,6 +46,12 @@ class WorldRegistry {
   /// NotFound "world_id" for an unknown world.
   absl::StatusOr<std::shared_ptr<WorldHost>> Find(const std::string& world_id) const;
   absl::Status DestroyWorld(const std::string& world_id);
+  /// WorldService.ExportWorld: the world leaves this server (WorldHost::
+  /// Export), its recording archived as <data_dir>/exported/<id>-<tick>.atrec.
+  absl::StatusOr<v1::WorldExport> ExportWorld(const v1::ExportWorldRequest& request);
+  /// WorldService.ImportWorld: the exported world continues here
+  /// (WorldHost::Import) under the server's limits.
+  absl::StatusOr<v1::WorldInfo> ImportWorld(const v1::ImportWorldRequest& request);
   std::vector<std::shared_ptr<WorldHost>> List() const;
 
   /// Stops every world (sessions drained and ended with UNAVAILABLE,
@@ -61,6 +67,10 @@ class WorldRegistry {
   explicit WorldRegistry(const RegistryOptions& options)
       : options_(options), scheduler_(options.tick_threads) {}
   std::string RecordingPath(const std::string& world_id) const;
+  // Reserves `id` in worlds_ (a null entry) after checking the limits and
+  // that it is free; `field` names the id in the errors.
+  absl::Status ReserveLocked(const std::string& id, const std::string& field)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // The host options of the next world: its own phase (WorldHostOptions::
   // phase), a fraction of the period stepped by the golden ratio, so that
   // any number of worlds created in a row spread evenly over every period.

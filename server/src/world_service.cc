@@ -52,4 +52,20 @@ grpc::ServerUnaryReactor* WorldService::GetRecording(grpc::CallbackServerContext
   return Done(context, recording.status());
 }
 
+grpc::ServerUnaryReactor* WorldService::ExportWorld(grpc::CallbackServerContext* context,
+                                                    const v1::ExportWorldRequest* request,
+                                                    v1::WorldExport* response) {
+  absl::StatusOr<v1::WorldExport> exported = registry_->ExportWorld(*request);
+  if (exported.ok()) *response = *std::move(exported);
+  return Done(context, exported.status());
+}
+
+grpc::ServerUnaryReactor* WorldService::ImportWorld(grpc::CallbackServerContext* context,
+                                                    const v1::ImportWorldRequest* request,
+                                                    v1::WorldInfo* response) {
+  absl::StatusOr<v1::WorldInfo> imported = registry_->ImportWorld(*request);
+  if (imported.ok()) *response = *std::move(imported);
+  return Done(context, imported.status());
+}
+
 }  // namespace atl::server

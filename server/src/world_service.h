@@ -27,6 +27,12 @@ class WorldService final : public v1::WorldService::CallbackService {
   grpc::ServerUnaryReactor* GetRecording(grpc::CallbackServerContext* context,
                                          const v1::GetRecordingRequest* request,
                                          v1::Recording* response) override;
+  grpc::ServerUnaryReactor* ExportWorld(grpc::CallbackServerContext* context,
+                                        const v1::ExportWorldRequest* request,
+                                        v1::WorldExport* response) override;
+  grpc::ServerUnaryReactor* ImportWorld(grpc::CallbackServerContext* context,
+                                        const v1::ImportWorldRequest* request,
+                                        v1::WorldInfo* response) override;
 
  private:
   WorldRegistry* const registry_;

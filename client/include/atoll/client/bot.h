@@ -54,6 +54,8 @@ struct BotReport {
   /// bodies, ...).
   uint64_t server_errors = 0;
   uint64_t reconnects = 0;
+  /// Redirects followed (the world moved to another server).
+  uint64_t redirects = 0;
   uint64_t first_tick = 0;
   uint64_t last_tick = 0;
   /// Confirmed hash per tick (the newest 4096).

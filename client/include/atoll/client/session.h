@@ -84,6 +84,13 @@ class Session {
   /// (same world, slot, token and options). Errors as Connect.
   absl::Status Reconnect(uint64_t resume_from_tick);
 
+  /// Follows a Redirect (the world moved to another server,
+  /// WorldService.ExportWorld): joins the same world at redirect.address
+  /// with the same slot, token and options, resuming at `resume_from_tick`,
+  /// and retries while that server answers NotFound (it has not imported
+  /// the world yet) for up to options.connect_timeout. Errors as Connect.
+  absl::Status Follow(const v1::Redirect& redirect, uint64_t resume_from_tick);
+
   /// Round trip to the server on this session's channel (a health check),
   /// plus twice the injected latency. Unavailable when unreachable.
   absl::StatusOr<absl::Duration> MeasureRtt();
