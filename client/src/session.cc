@@ -259,7 +259,7 @@ absl::Status Session::Follow(const v1::Redirect& redirect, uint64_t resume_from_
   while (true) {
     absl::Status s = Open();
     if (!absl::IsNotFound(s) || absl::Now() >= give_up) return s;
-    absl::SleepFor(absl::Milliseconds(5));
+    absl::SleepFor(absl::Milliseconds(2));
   }
 }
 

@@ -48,7 +48,7 @@ TickScheduler::~TickScheduler() {
   for (std::thread& t : threads_) t.join();
 }
 
-void TickScheduler::Add(std::shared_ptr<WorldHost> host) {
+void TickScheduler::Add(std::shared_ptr<WorldHost> host, bool at_once) {
   absl::MutexLock lock(&mu_);
   const absl::Time now = absl::Now();
   const absl::Duration period = host->period();
@@ -59,7 +59,8 @@ void TickScheduler::Add(std::shared_ptr<WorldHost> host) {
     if (phase < absl::ZeroDuration()) phase += period;
     phases.push_back(phase);
   }
-  const absl::Time due = now + period + SpreadPhase(std::move(phases), period);
+  const absl::Time due =
+      at_once ? now : now + period + SpreadPhase(std::move(phases), period);
   heap_.push_back({due, next_order_++, std::move(host), period});
   std::push_heap(heap_.begin(), heap_.end(), Later());
   changed_.Signal();

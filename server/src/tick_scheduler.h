@@ -42,8 +42,10 @@ class TickScheduler {
   ~TickScheduler();
 
   /// Starts stepping `host`; the first tick is one to two periods from now,
-  /// at the SpreadPhase of the worlds with the same period.
-  void Add(std::shared_ptr<WorldHost> host);
+  /// at the SpreadPhase of the worlds with the same period, or with
+  /// `at_once` now, and the next ones a period apart from there (a world
+  /// imported from another server, whose next tick is already due).
+  void Add(std::shared_ptr<WorldHost> host, bool at_once = false);
   /// Worlds whose host is stopped() are dropped when next due.
 
   /// A counter that advances each time every tick thread has gone round

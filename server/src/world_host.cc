@@ -276,36 +276,8 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Import(const v1::WorldExpo
     host->pending_spawns_ += host->sim_->SpawnedBodies(in.commands());
     host->pending_[apply].push_back(in);
   }
-  // What a resuming session is sent: the retained checkpoints (ticks
-  // increasing, none after the export's) and the frames after the oldest,
-  // contiguous up to the export's tick.
-  for (int i = 0; i < world.retained_checkpoints_size(); ++i) {
-    const v1::Checkpoint& r = world.retained_checkpoints(i);
-    if (r.tick() > tick || (i > 0 && r.tick() <= world.retained_checkpoints(i - 1).tick())) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "world.retained_checkpoints[", i, "].tick: ", r.tick(),
-          " is out of order (increasing, at most the checkpoint's tick ", tick, ")"));
-    }
-    host->checkpoints_.push_back(r);
-  }
-  if (host->checkpoints_.empty() || host->checkpoints_.back().tick() != tick) {
-    host->checkpoints_.push_back(cp);
-  }
-  uint64_t expected = host->checkpoints_.front().tick() + 1;
-  for (int i = 0; i < world.retained_frames_size(); ++i) {
-    const v1::Frame& f = world.retained_frames(i);
-    if (f.tick() != expected || f.tick() > tick) {
-      return absl::InvalidArgumentError(absl::StrCat("world.retained_frames[", i, "].tick: ",
-                                                     f.tick(), ", expected ", expected));
-    }
-    ++expected;
-    host->frames_.push_back(f);
-  }
-  if (expected != tick + 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "world.retained_frames: end at tick ", expected - 1, ", not at the checkpoint's tick ",
-        tick));
-  }
+  // The oldest state a session can resume from here (WorldExport.checkpoint).
+  host->checkpoints_.push_back(cp);
   absl::StatusOr<std::unique_ptr<RecordingWriter>> writer =
       RecordingWriter::Create(recording_path, header, cp);
   if (!writer.ok()) return writer.status();
@@ -776,8 +748,6 @@ absl::StatusOr<v1::WorldExport> WorldHost::Export(const std::string& redirect_to
       t->set_token(tokens_[i]);
     }
     *out.mutable_checkpoint() = sim_->SaveCheckpoint(applied_sequence_);
-    for (const v1::Checkpoint& cp : checkpoints_) *out.add_retained_checkpoints() = cp;
-    for (const v1::Frame& f : frames_) *out.add_retained_frames() = f;
     for (const auto& [apply, inputs] : pending_) {
       for (const v1::ConfirmedInput& in : inputs) *out.add_pending_inputs() = in;
     }

@@ -97,8 +97,8 @@ class WorldHost {
   /// message starting with the field: FailedPrecondition
   /// "world.header.engine_version" for another engine; InvalidArgument for
   /// tokens that do not match the slots, a checkpoint that does not
-  /// restore or hash as recorded, retained frames out of order, pending
-  /// inputs that are not valid; ResourceExhausted over config.max_bodies.
+  /// restore or hash as recorded, pending inputs that are not valid;
+  /// ResourceExhausted over config.max_bodies.
   static absl::StatusOr<std::shared_ptr<WorldHost>> Import(
       const v1::WorldExport& world, const v1::WorldConfig& config,
       const std::string& recording_path, const WorldHostOptions& options);

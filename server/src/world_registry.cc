@@ -178,7 +178,8 @@ absl::StatusOr<v1::WorldInfo> WorldRegistry::ImportWorld(const v1::ImportWorldRe
     return host.status();
   }
   worlds_[id] = *host;
-  scheduler_.Add(*host);
+  // Its next tick was due on the exporting server already.
+  scheduler_.Add(*host, /*at_once=*/true);
   return (*host)->Info();
 }
 
