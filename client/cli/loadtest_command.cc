@@ -289,6 +289,7 @@ struct SchedulerTotals {
   std::vector<uint64_t> histogram;
   uint64_t late = 0;
   uint64_t skipped = 0;
+  uint64_t reduced = 0;
   uint64_t awake = 0;
 };
 
@@ -315,6 +316,7 @@ absl::StatusOr<SchedulerTotals> ReadTotals(v1::WorldService::Stub* worlds,
     }
     t.late += w.late_ticks();
     t.skipped += w.skipped_ticks();
+    t.reduced += w.reduced_send_ticks();
     t.awake += w.awake_body_count();
   }
   if (found != ids.size()) return absl::NotFoundError("a load-test world disappeared");
@@ -624,11 +626,13 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   std::fprintf(stderr,
                "worlds,bodies,clients,tick_hz,p50_lateness_ms,p99_lateness_ms,missed_ticks,"
                "bytes_per_client_per_s,settled_bytes_per_client_per_tick,control_p99_ms,"
-               "control_failures,server_tick_cores,server_other_cores,client_cores\n");
-  std::printf("%d,%d,%d,%d,%.2f,%.2f,%" PRIu64 ",%.0f,%s,%.2f,%d,%.2f,%.2f,%.2f\n", n_worlds,
+               "control_failures,server_tick_cores,server_other_cores,client_cores,"
+               "reduced_send_ticks\n");
+  std::printf("%d,%d,%d,%d,%.2f,%.2f,%" PRIu64 ",%.0f,%s,%.2f,%d,%.2f,%.2f,%.2f,%" PRIu64 "\n",
+              n_worlds,
               bodies, n_clients, tick_hz, Percentile(window, 0.5), Percentile(window, 0.99), missed,
               per_client_per_s, settled.c_str(), control_p99, control_failures, tick_cores,
-              server_other_cores, client_cores);
+              server_other_cores, client_cores, after->reduced - before->reduced);
   std::fflush(stdout);
   return cleanup();
 }

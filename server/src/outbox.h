@@ -153,6 +153,8 @@ class StreamOutbox : public std::enable_shared_from_this<StreamOutbox<Message>> 
     RunFromProducer(next);
   }
 
+  uint32_t capacity() const { return capacity_; }
+
   bool closed() const {
     absl::MutexLock lock(&mu_);
     return closing_;

@@ -110,9 +110,15 @@ absl::Status RecordingWriter::Sync() {
   return absl::OkStatus();
 }
 
-absl::StatusOr<v1::Recording> RecordingWriter::Read() const {
-  absl::StatusOr<sim::ParsedRecording> r =
-      fd_ >= 0 ? sim::ReadRecording(path_) : sim::ParseRecording(memory_);
+RecordingWriter::Contents RecordingWriter::Snapshot() const {
+  if (fd_ >= 0) return {.path = path_, .bytes = {}};
+  return {.path = {}, .bytes = memory_};
+}
+
+absl::StatusOr<v1::Recording> RecordingWriter::Parse(const Contents& contents) {
+  absl::StatusOr<sim::ParsedRecording> r = contents.path.empty()
+                                               ? sim::ParseRecording(contents.bytes)
+                                               : sim::ReadRecording(contents.path);
   if (!r.ok()) return r.status();
   return std::move(r->recording);
 }

@@ -48,8 +48,19 @@ class RecordingWriter {
   /// recording kept in memory.
   absl::Status SyncOn(SyncThread* thread);
 
-  /// The whole recording so far.
-  absl::StatusOr<v1::Recording> Read() const;
+  /// Where the recording so far is, taken under the owner's lock so that
+  /// Parse can run without it: the file's path (records appended meanwhile
+  /// are read whole or dropped as a torn tail), or a copy of the bytes of a
+  /// recording kept in memory.
+  struct Contents {
+    std::string path;
+    std::string bytes;
+  };
+  Contents Snapshot() const;
+  /// The whole recording in `contents`.
+  static absl::StatusOr<v1::Recording> Parse(const Contents& contents);
+  /// The whole recording so far: Parse(Snapshot()).
+  absl::StatusOr<v1::Recording> Read() const { return Parse(Snapshot()); }
 
   /// Moves the file to `path` (same file system); the writer keeps
   /// appending to it there. Internal naming both paths when it cannot. No

@@ -133,6 +133,10 @@ void ServerMetrics::Collect(const WorldRegistry* registry, const BatchService* b
           "Ticks the scheduler gave up on a world more than 4 periods "
           "behind, by tick rate.",
           &TickRateMetrics::skipped_ticks);
+  counter("atoll_reduced_send_ticks_total",
+          "Ticks stepped while a world sent less (fewer snapshots, early "
+          "collapses) because its ticks started late, by tick rate.",
+          &TickRateMetrics::reduced_send_ticks);
   out->Family("atoll_tick_lateness_seconds",
               "How late each tick started after its due time, by tick rate.",
               MetricType::kHistogram);

@@ -63,6 +63,8 @@ struct TickRateMetrics {
   std::atomic<uint64_t> late_ticks{0};
   /// Ticks the scheduler gave up (WorldInfo.skipped_ticks).
   std::atomic<uint64_t> skipped_ticks{0};
+  /// Ticks stepped with sends reduced (WorldInfo.reduced_send_ticks).
+  std::atomic<uint64_t> reduced_send_ticks{0};
   /// How late each tick started.
   AtomicHistogram lateness;
   /// How long the engine took to step a world one tick.

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "atoll/delta.h"
 #include "atoll/sim/frame_events.h"
 #include "atoll/version.h"
@@ -361,6 +362,7 @@ void WorldHost::Tick(absl::Duration lateness) {
   }
 
   const uint64_t next = sim_->tick() + 1;
+  UpdateSendPolicyLocked(next, lateness);
   std::vector<v1::ConfirmedInput> inputs;
   while (!pending_.empty() && pending_.begin()->first <= next) {
     for (v1::ConfirmedInput& in : pending_.begin()->second) {
@@ -464,13 +466,56 @@ void WorldHost::Tick(absl::Duration lateness) {
     // A client that does not keep up loses its queue and restarts from the
     // newest snapshot: its outbox never holds more than outbox_capacity.
     // The snapshot may be a delta: the client still keeps its acked base.
-    if (!out.Push(frame_message)) collapse(out, {snapshot_for(session), frame_message});
-    if (DueEvery(next, session.snapshot_every)) {
+    if (!out.Push(frame_message)) {
+      collapse(out, {snapshot_for(session), frame_message});
+    } else if (sends_reduced_ && out.stats().length > out.capacity() / 2) {
+      // Under overload a lagging session gets the newest state now rather
+      // than a queue to work through.
+      collapse(out, {snapshot_for(session), frame_message});
+    }
+    if (DueEvery(next, SnapshotEveryLocked(session))) {
       if (!out.Push(snapshot_for(session))) collapse(out, {snapshot_for(session)});
     }
   }
   RetainLocked(std::move(frame), std::move(checkpoint));
   PublishInfoLocked();
+}
+
+void WorldHost::UpdateSendPolicyLocked(uint64_t tick, absl::Duration lateness) {
+  const bool late = lateness * kLateFraction > period();
+  std::string reason;
+  if (late) {
+    on_time_ticks_ = 0;
+    if (!sends_reduced_) {
+      sends_reduced_ = true;
+      reason = absl::StrFormat("tick %d started %.1f ms late", tick,
+                               absl::ToDoubleMilliseconds(lateness));
+    }
+  } else if (sends_reduced_ && ++on_time_ticks_ >= uint64_t{kOnTimeSeconds} * config_.tick_rate_hz()) {
+    sends_reduced_ = false;
+    reason = absl::StrCat("ticks on time again since tick ", tick - on_time_ticks_ + 1);
+  }
+  if (!reason.empty()) {
+    for (const Session& session : sessions_) {
+      session.outbox->Push(SendPolicyMessageLocked(session, reason), true);
+    }
+  }
+  if (sends_reduced_) {
+    ++reduced_send_ticks_;
+    if (rate_metrics_ != nullptr) {
+      rate_metrics_->reduced_send_ticks.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+}
+
+v1::ServerMessage WorldHost::SendPolicyMessageLocked(const Session& session,
+                                                     const std::string& reason) const {
+  v1::ServerMessage m;
+  v1::SendPolicy* p = m.mutable_send_policy();
+  p->set_reduced(sends_reduced_);
+  p->set_snapshot_every_ticks(SnapshotEveryLocked(session));
+  p->set_reason(reason);
+  return m;
 }
 
 std::shared_ptr<const WorldHost::SentSnapshot> WorldHost::RememberSentLocked(
@@ -521,6 +566,9 @@ absl::Status WorldHost::AddSessionLocked(Session session, std::optional<uint64_t
     for (const v1::Frame& f : frames_) {
       if (f.tick() > base->tick()) session.outbox->Push(FrameMessage(f), true);
     }
+  }
+  if (sends_reduced_) {
+    session.outbox->Push(SendPolicyMessageLocked(session, "the world's ticks start late"), true);
   }
   sessions_.push_back(std::move(session));
   PublishSessionsLocked();
@@ -709,6 +757,7 @@ void WorldHost::PublishInfoLocked() {
   *info.mutable_lateness_histogram_us50() = {lateness_histogram_.begin(),
                                              lateness_histogram_.end()};
   info.set_skipped_ticks(skipped_ticks_);
+  info.set_reduced_send_ticks(reduced_send_ticks_);
   // Counting awake bodies walks every body: as of PublishBodiesLocked.
   info.set_awake_body_count(awake_bodies_gauge_.load(std::memory_order_relaxed));
   absl::MutexLock lock(&info_mu_);
@@ -716,13 +765,19 @@ void WorldHost::PublishInfoLocked() {
 }
 
 absl::StatusOr<v1::Recording> WorldHost::GetRecording(bool header_only) const {
-  absl::MutexLock lock(&mu_);
-  if (header_only) {
-    v1::Recording recording;
-    *recording.mutable_header() = public_header_;
-    return recording;
+  RecordingWriter::Contents contents;
+  {
+    absl::MutexLock lock(&mu_);
+    if (header_only) {
+      v1::Recording recording;
+      *recording.mutable_header() = public_header_;
+      return recording;
+    }
+    contents = recording_->Snapshot();
   }
-  absl::StatusOr<v1::Recording> recording = recording_->Read();
+  // Parsed without the lock: a long recording (tens of MB after minutes of
+  // a big world) would hold the world's next tick for as long.
+  absl::StatusOr<v1::Recording> recording = RecordingWriter::Parse(contents);
   if (recording.ok()) recording->mutable_header()->clear_tokens();
   return recording;
 }

@@ -46,6 +46,15 @@ inline constexpr int kLatenessBuckets = 201;
 /// name one as its delta base.
 inline constexpr size_t kKeptSentSnapshots = 8;
 
+/// The overload policy (docs/protocol.md, "Overload"): a tick that starts
+/// more than 1/kLateFraction of a period late reduces the world's sends —
+/// snapshots kSnapshotSlowdown times rarer, a session whose outbox is half
+/// full collapsed to the newest snapshot at once — until kOnTimeSeconds of
+/// ticks in a row have started on time again.
+inline constexpr int kLateFraction = 4;
+inline constexpr uint32_t kSnapshotSlowdown = 4;
+inline constexpr uint32_t kOnTimeSeconds = 2;
+
 struct WorldHostOptions {
   /// Messages a session's outbox holds before it is collapsed.
   uint32_t outbox_capacity = 256;
@@ -206,6 +215,17 @@ class WorldHost {
   // Publishes what Info() returns.
   void PublishInfoLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
+  // The overload policy, once per tick: enters or leaves reduced sends and
+  // tells every session when it does.
+  void UpdateSendPolicyLocked(uint64_t tick, absl::Duration lateness)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The session's snapshot rate now (slowed while sends are reduced).
+  uint32_t SnapshotEveryLocked(const Session& session) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return sends_reduced_ ? session.snapshot_every * kSnapshotSlowdown : session.snapshot_every;
+  }
+  v1::ServerMessage SendPolicyMessageLocked(const Session& session, const std::string& reason) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+
   // Queues Joined, the newest checkpoint at or before `from` (or the current
   // state when !from) and the frames after it.
   absl::Status AddSessionLocked(Session session, std::optional<uint64_t> from,
@@ -272,6 +292,10 @@ class WorldHost {
   std::vector<uint64_t> lateness_histogram_ ABSL_GUARDED_BY(mu_) =
       std::vector<uint64_t>(kLatenessBuckets, 0);
   uint64_t skipped_ticks_ ABSL_GUARDED_BY(mu_) = 0;
+  // The overload policy's state (UpdateSendPolicyLocked).
+  bool sends_reduced_ ABSL_GUARDED_BY(mu_) = false;
+  uint64_t on_time_ticks_ ABSL_GUARDED_BY(mu_) = 0;
+  uint64_t reduced_send_ticks_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace atl::server

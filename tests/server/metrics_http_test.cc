@@ -433,7 +433,8 @@ TEST_F(MetricsHttpTest, ScrapeParsesStrictlyAndCountsWorldsTicksAndSessions) {
   ASSERT_TRUE(Scrape(&e)) << last_text_;
   for (const char* family :
        {"atoll_worlds", "atoll_bodies", "atoll_awake_bodies", "atoll_sessions", "atoll_ticks_total",
-        "atoll_late_ticks_total", "atoll_skipped_ticks_total", "atoll_tick_lateness_seconds",
+        "atoll_late_ticks_total", "atoll_skipped_ticks_total", "atoll_reduced_send_ticks_total",
+        "atoll_tick_lateness_seconds",
         "atoll_step_duration_seconds", "atoll_outbox_collapses_total",
         "atoll_session_sent_messages_total", "atoll_session_sent_bytes_total",
         "atoll_refused_inputs_total", "atoll_recording_sync_latency_seconds",
