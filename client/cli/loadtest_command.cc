@@ -75,6 +75,7 @@
 #include "atoll/v1/world.grpc.pb.h"
 #include "client/cli/control_probe.h"
 #include "client/cli/thread_cpu.h"
+#include "client/cli/viewer_load.h"
 
 ABSL_FLAG(int32_t, worlds, 32, "loadtest: worlds to create");
 ABSL_FLAG(int32_t, bodies, 500, "loadtest: bodies per world (at least 4)");
@@ -88,6 +89,9 @@ ABSL_FLAG(int32_t, client_niceness, 19,
 ABSL_FLAG(int32_t, settle_seconds, 120,
           "loadtest: how long to wait for every world to fall asleep before measuring the "
           "settled stream (0: do not measure it)");
+ABSL_FLAG(int32_t, viewers, 0,
+          "loadtest: web viewers following the first world's live view (its own server only, "
+          "started with --http_listen): what a viewer costs the tick threads");
 ABSL_FLAG(std::string, scene, "falling_squares",
           "loadtest: built-in scene of every world, at the largest size with at most --bodies "
           "bodies");
@@ -101,7 +105,7 @@ constexpr absl::Duration kSettledWindow = absl::Seconds(2);
 // An atoll-server started by the load test.
 class ChildServer {
  public:
-  static absl::StatusOr<std::unique_ptr<ChildServer>> Start(int max_worlds) {
+  static absl::StatusOr<std::unique_ptr<ChildServer>> Start(int max_worlds, bool viewer) {
     char self[4096];
     const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
     if (n <= 0) return absl::InternalError("cannot find this binary (/proc/self/exe)");
@@ -117,14 +121,16 @@ class ChildServer {
       dup2(fds[1], STDOUT_FILENO);
       dup2(fds[1], STDERR_FILENO);
       execl(path.c_str(), path.c_str(), "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
-            worlds_flag.c_str(), static_cast<char*>(nullptr));
+            worlds_flag.c_str(), viewer ? "--http_listen=127.0.0.1:0" : "--http_listen=",
+            static_cast<char*>(nullptr));
       _exit(127);
     }
     close(fds[1]);
     std::unique_ptr<ChildServer> child(new ChildServer(pid, fds[0]));
     const absl::Time deadline = absl::Now() + absl::Seconds(10);
     std::string out;
-    // The gRPC address, then the metrics URL (server/main.cc prints both).
+    // The gRPC address, the viewer's URL when asked for, then the metrics
+    // URL (server/main.cc prints them in that order).
     auto line_after = [&out](const char* marker) -> std::optional<std::string> {
       const size_t at = out.find(marker);
       const size_t eol = at == std::string::npos ? at : out.find('\n', at);
@@ -143,6 +149,11 @@ class ChildServer {
       if (address.has_value() && metrics.has_value()) {
         child->address_ = *std::move(address);
         child->metrics_url_ = *std::move(metrics);
+        if (viewer) {
+          std::optional<std::string> url = line_after("viewer at ");
+          if (!url.has_value()) break;
+          child->viewer_origin_ = url->substr(0, url->find('/', std::strlen("http://")));
+        }
         return child;
       }
     }
@@ -160,6 +171,8 @@ class ChildServer {
   // http://HOST:PORT/metrics
   const std::string& metrics_url() const { return metrics_url_; }
   pid_t pid() const { return pid_; }
+  // http://HOST:PORT of the web viewer (with viewers only).
+  const std::string& viewer_origin() const { return viewer_origin_; }
 
  private:
   ChildServer(pid_t pid, int fd) : pid_(pid), fd_(fd) {}
@@ -167,6 +180,7 @@ class ChildServer {
   int fd_;
   std::string address_;
   std::string metrics_url_;
+  std::string viewer_origin_;
 };
 
 // GET `url` (http://HOST:PORT/PATH) and return the body, or the error.
@@ -391,6 +405,10 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   const int tick_hz = absl::GetFlag(FLAGS_tick_hz);
   const int settle_seconds = absl::GetFlag(FLAGS_settle_seconds);
   const int client_niceness = absl::GetFlag(FLAGS_client_niceness);
+  const int n_viewers = absl::GetFlag(FLAGS_viewers);
+  if (n_viewers < 0 || (n_viewers > 0 && !server.empty())) {
+    return Fail("--viewers: 0 or more, and only with the load test's own server (no --server)");
+  }
   if (n_worlds < 1 || bodies < 4 || n_clients < 0 || seconds < 1 || tick_hz < 1 ||
       tick_hz > 240 || settle_seconds < 0 || client_niceness < 0 || client_niceness > 19) {
     return Fail("want --worlds >= 1, --bodies >= 4, --clients >= 0, --seconds >= 1, "
@@ -407,7 +425,7 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   std::string address = server;
   if (address.empty()) {
     // One more world than the load's for the control probe's CreateWorld.
-    auto started = ChildServer::Start(std::max(64, n_worlds + 1));
+    auto started = ChildServer::Start(std::max(64, n_worlds + 1), n_viewers > 0);
     if (!started.ok()) return Fail(std::string(started.status().message()));
     child = *std::move(started);
     address = child->address();
@@ -497,6 +515,12 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
     }
   }
 
+  std::unique_ptr<ViewerLoad> viewers;
+  if (n_viewers > 0) {
+    viewers = std::make_unique<ViewerLoad>(child->viewer_origin(), ids[0], n_viewers);
+    absl::SleepFor(absl::Seconds(1));  // connected and streaming
+  }
+
   // The measured window.
   auto before = ReadTotals(world_stub.get(), ids);
   if (!before.ok()) {
@@ -504,6 +528,7 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
     return cleanup();
   }
   const uint64_t bytes0 = Sum(clients, &LoadClient::bytes);
+  const uint64_t viewer_frames0 = viewers != nullptr ? viewers->frames() : 0;
   auto read_server_cpu = [&]() -> absl::StatusOr<std::map<pid_t, ThreadCpu>> {
     if (child == nullptr) return absl::NotFoundError("remote server");
     return ReadThreadCpu(child->pid());
@@ -514,6 +539,7 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   const absl::Time t0 = absl::Now();
   absl::SleepFor(absl::Seconds(seconds));
   const uint64_t bytes1 = Sum(clients, &LoadClient::bytes);
+  const uint64_t viewer_frames1 = viewers != nullptr ? viewers->frames() : 0;
   const absl::Time t1 = absl::Now();
   probe.End();
   absl::StatusOr<std::map<pid_t, ThreadCpu>> server_cpu1 = read_server_cpu();
@@ -532,6 +558,15 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
                Percentile(window, 0.9), Percentile(window, 0.95), Percentile(window, 0.99),
                Percentile(window, 0.999));
   const double window_s = absl::ToDoubleSeconds(t1 - t0);
+  if (viewers != nullptr) {
+    std::fprintf(stderr,
+                 "loadtest: %d web viewers of %s: %.1f frames per second each, %d failed\n",
+                 n_viewers, ids[0].c_str(),
+                 static_cast<double>(viewer_frames1 - viewer_frames0) / window_s / n_viewers,
+                 viewers->failed());
+    if (viewers->failed() != 0) exit_code = 1;
+    viewers.reset();
+  }
   // Cores used by each side over the window; nan where not measured.
   double tick_cores = NAN, server_other_cores = NAN, client_cores = NAN;
   int tick_threads = 0;

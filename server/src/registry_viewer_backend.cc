@@ -1,7 +1,6 @@
 #include "registry_viewer_backend.h"
 
 #include "absl/strings/str_cat.h"
-#include "hosted_world_feed.h"
 
 namespace atl::server {
 
@@ -35,10 +34,20 @@ absl::StatusOr<std::unique_ptr<viewer::WorldFeed>> RegistryViewerBackend::Follow
     }
     return host.status();
   }
-  absl::StatusOr<std::unique_ptr<HostedWorldFeed>> feed =
-      HostedWorldFeed::Create(*std::move(host), outbox_capacity_, options);
-  if (!feed.ok()) return feed.status();
-  return std::unique_ptr<viewer::WorldFeed>(*std::move(feed));
+  const FeedKey key{world_id, options.aabbs, absl::ToInt64Microseconds(options.min_interval)};
+  absl::MutexLock lock(&mu_);
+  std::erase_if(feeds_, [](const auto& entry) { return entry.second.expired(); });
+  std::shared_ptr<SharedWorldFeed> shared = feeds_[key].lock();
+  // A feed of a world that ended (destroyed, moved) is not reused: a world
+  // of the same id now is another one.
+  if (shared == nullptr || shared->ended()) {
+    absl::StatusOr<std::shared_ptr<SharedWorldFeed>> started =
+        SharedWorldFeed::Start(*std::move(host), outbox_capacity_, options);
+    if (!started.ok()) return started.status();
+    shared = *std::move(started);
+    feeds_[key] = shared;
+  }
+  return std::unique_ptr<viewer::WorldFeed>(new SharedFeedViewer(std::move(shared)));
 }
 
 }  // namespace atl::server

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/str_format.h"
@@ -150,6 +151,33 @@ TEST_F(WebViewerTest, DestroyedWorldEndsTheStream) {
   ASSERT_FALSE(events->empty());
   EXPECT_EQ(events->back().event, "end");
   EXPECT_THAT(events->back().data, HasSubstr("doomed"));
+}
+
+TEST_F(WebViewerTest, ViewersOfOneWorldShareOneSpectatorSession) {
+  CreatePyramid("shared");
+  // Three viewers at once: each gets its frames, and the world sees one
+  // spectator (one replica re-simulated for all of them).
+  std::vector<std::thread> viewers;
+  std::vector<absl::StatusOr<std::vector<StreamEvent>>> got(3);
+  for (int i = 0; i < 3; ++i) {
+    viewers.emplace_back([&, i] {
+      got[i] = ReadEvents(url_, "/api/worlds/shared/stream", 40, absl::Seconds(10));
+    });
+  }
+  int most = 0, seen_one = 0;
+  for (int i = 0; i < 20; ++i) {
+    absl::SleepFor(absl::Milliseconds(20));
+    const int sessions = GetWorld(server_->address(), "shared").sessions_size();
+    most = std::max(most, sessions);
+    seen_one += sessions == 1;
+  }
+  for (std::thread& t : viewers) t.join();
+  EXPECT_EQ(most, 1);
+  EXPECT_GT(seen_one, 0);
+  for (const auto& events : got) {
+    ASSERT_TRUE(events.ok()) << events.status();
+    EXPECT_EQ(events->size(), 40u);
+  }
 }
 
 TEST_F(WebViewerTest, UnknownWorldAndPathAre404) {
