@@ -51,7 +51,8 @@ int RunBotCommand(const std::vector<std::string>& args) {
               "RECONNECTS", "REDIRECTS", "ERRORS");
   for (const client::BotReport& r : *reports) {
     desyncs += r.stats.desyncs;
-    std::printf("%-5u %10llu %10llu %12llu %8llu %6d %9.3f %9.3f %8.1f %10llu %9llu %7llu\n", r.slot,
+    std::printf("%-5u %10llu %10llu %12llu %8llu %6d %9.3f %9.3f %8.1f %10llu %9llu %7llu\n",
+                r.slot,
                 static_cast<unsigned long long>(r.last_tick - r.first_tick),
                 static_cast<unsigned long long>(r.stats.rollbacks),
                 static_cast<unsigned long long>(r.stats.frames_resimulated),

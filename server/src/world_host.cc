@@ -207,7 +207,8 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Import(const v1::WorldExpo
                                                    " tokens for ", slots, " player slots"));
   }
   for (int i = 0; i < header.tokens_size(); ++i) {
-    if (header.tokens(i).slot() != static_cast<uint32_t>(i + 1) || header.tokens(i).token().empty()) {
+    const v1::SlotToken& t = header.tokens(i);
+    if (t.slot() != static_cast<uint32_t>(i + 1) || t.token().empty()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "world.header.tokens[", i, "]: must be slot ", i + 1, " with a non-empty token"));
     }
@@ -223,8 +224,8 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Import(const v1::WorldExpo
   }
   const uint64_t tick = cp.tick();
   if ((*sim)->tick() != tick) {
-    return absl::InvalidArgumentError(absl::StrCat("world.checkpoint.tick: ", tick,
-                                                   ", but its snapshot is of tick ", (*sim)->tick()));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "world.checkpoint.tick: ", tick, ", but its snapshot is of tick ", (*sim)->tick()));
   }
   if (static_cast<uint32_t>((*sim)->world().GetBodyCount()) > config.max_bodies()) {
     return absl::ResourceExhaustedError(absl::StrCat(
@@ -256,7 +257,8 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Import(const v1::WorldExpo
   for (int i = 0; i < world.pending_inputs_size(); ++i) {
     const v1::ConfirmedInput& in = world.pending_inputs(i);
     const std::string field = absl::StrCat("world.pending_inputs[", i, "]");
-    if (in.slot() < 1 || in.slot() > slots || in.sequence() <= host->applied_sequence_[in.slot() - 1] ||
+    if (in.slot() < 1 || in.slot() > slots ||
+        in.sequence() <= host->applied_sequence_[in.slot() - 1] ||
         in.sequence() > host->accepted_sequence_[in.slot() - 1]) {
       return absl::InvalidArgumentError(absl::StrCat(
           field, ": slot ", in.slot(), " sequence ", in.sequence(),
@@ -491,7 +493,8 @@ void WorldHost::UpdateSendPolicyLocked(uint64_t tick, absl::Duration lateness) {
       reason = absl::StrFormat("tick %d started %.1f ms late", tick,
                                absl::ToDoubleMilliseconds(lateness));
     }
-  } else if (sends_reduced_ && ++on_time_ticks_ >= uint64_t{kOnTimeSeconds} * config_.tick_rate_hz()) {
+  } else if (sends_reduced_ &&
+             ++on_time_ticks_ >= uint64_t{kOnTimeSeconds} * config_.tick_rate_hz()) {
     sends_reduced_ = false;
     reason = absl::StrCat("ticks on time again since tick ", tick - on_time_ticks_ + 1);
   }

@@ -239,15 +239,19 @@ TEST(MigrateTest, ImportRefusesBadExportsAndCreatesNothing) {
     const char* field;
   };
   const std::vector<Case> cases = {
-      {"another engine", [](v1::WorldExport* w) { w->mutable_header()->set_engine_version("0.0.1"); },
+      {"another engine",
+       [](v1::WorldExport* w) { w->mutable_header()->set_engine_version("0.0.1"); },
        grpc::StatusCode::FAILED_PRECONDITION, "world.header.engine_version"},
-      {"a token missing", [](v1::WorldExport* w) { w->mutable_header()->mutable_tokens()->RemoveLast(); },
+      {"a token missing",
+       [](v1::WorldExport* w) { w->mutable_header()->mutable_tokens()->RemoveLast(); },
        grpc::StatusCode::INVALID_ARGUMENT, "world.header.tokens"},
       {"a corrupt snapshot",
        [](v1::WorldExport* w) { w->mutable_checkpoint()->mutable_snapshot()->resize(40); },
        grpc::StatusCode::INVALID_ARGUMENT, "world.checkpoint.snapshot"},
       {"a wrong hash",
-       [](v1::WorldExport* w) { w->mutable_checkpoint()->set_state_hash(w->checkpoint().state_hash() ^ 1); },
+       [](v1::WorldExport* w) {
+         w->mutable_checkpoint()->set_state_hash(w->checkpoint().state_hash() ^ 1);
+       },
        grpc::StatusCode::INVALID_ARGUMENT, "world.checkpoint.state_hash"},
       {"a checkpoint of another tick",
        [](v1::WorldExport* w) { w->mutable_checkpoint()->set_tick(w->checkpoint().tick() + 1); },
