@@ -198,6 +198,13 @@ absl::Status Session::Open() {
     return absl::DeadlineExceededError(absl::StrCat(options_.address, ": no answer to the join within ",
                                                     absl::FormatDuration(options_.connect_timeout)));
   }
+  if ((*first)->has_redirect() && redirects_followed_ < kMaxRedirects) {
+    // The world moved away while this client was not connected: join it
+    // where it went (the server there may still be importing it).
+    ++redirects_followed_;
+    const v1::Redirect redirect = (*first)->redirect();
+    return Follow(redirect, options_.resume_from_tick);
+  }
   if (!(*first)->has_joined()) {
     return absl::InternalError(
         absl::StrCat(options_.address, ": the server's first message is not Joined"));
@@ -250,7 +257,8 @@ absl::Status Session::Reconnect(uint64_t resume_from_tick) {
   return Open();
 }
 
-absl::Status Session::Follow(const v1::Redirect& redirect, uint64_t resume_from_tick) {
+absl::Status Session::Follow(const v1::Redirect& redirect,
+                             std::optional<uint64_t> resume_from_tick) {
   Drop();
   options_.address = redirect.address();
   options_.resume_from_tick = resume_from_tick;
@@ -258,7 +266,10 @@ absl::Status Session::Follow(const v1::Redirect& redirect, uint64_t resume_from_
   const absl::Time give_up = absl::Now() + options_.connect_timeout;
   while (true) {
     absl::Status s = Open();
-    if (!absl::IsNotFound(s) || absl::Now() >= give_up) return s;
+    if (!absl::IsNotFound(s) || absl::Now() >= give_up) {
+      redirects_followed_ = 0;
+      return s;
+    }
     absl::SleepFor(absl::Milliseconds(2));
   }
 }

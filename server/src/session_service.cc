@@ -1,6 +1,7 @@
 #include "session_service.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,21 @@ v1::ServerMessage ErrorMessage(const absl::Status& status, const std::string& fi
   m.mutable_error()->set_message(std::string(status.message()));
   m.mutable_error()->set_input_sequence(sequence);
   return m;
+}
+
+// A session for a world that moved away from here (WorldRegistry::MovedTo):
+// it gets the Redirect it missed and its stream ends, as the sessions that
+// were on the world when it moved. False when the world did not move.
+bool SendToWhereItMoved(const WorldRegistry* registry, const std::string& world_id,
+                        Outbox* outbox) {
+  std::optional<v1::Redirect> moved = registry->MovedTo(world_id);
+  if (!moved.has_value()) return false;
+  v1::ServerMessage m;
+  *m.mutable_redirect() = *moved;
+  outbox->Push(std::move(m), true);
+  outbox->CloseAfterDrain(grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                                       absl::StrCat("the world moved to ", moved->address())));
+  return true;
 }
 
 class ConnectReactor final : public grpc::ServerBidiReactor<v1::ClientMessage, v1::ServerMessage>,
@@ -77,6 +93,7 @@ class ConnectReactor final : public grpc::ServerBidiReactor<v1::ClientMessage, v
         absl::StatusOr<std::shared_ptr<WorldHost>> host =
             registry_->Find(message.join().world_id());
         if (!host.ok()) {
+          if (SendToWhereItMoved(registry_, message.join().world_id(), outbox_.get())) return;
           outbox_->Close(ToGrpcStatus(absl::Status(
               host.status().code(), absl::StrCat("join.", std::string(host.status().message())))));
           return;
@@ -132,6 +149,7 @@ class WatchReactor final : public grpc::ServerWriteReactor<v1::ServerMessage>,
     }
     absl::StatusOr<std::shared_ptr<WorldHost>> host = registry->Find(request.world_id());
     if (!host.ok()) {
+      if (SendToWhereItMoved(registry, request.world_id(), outbox_.get())) return;
       outbox_->Close(ToGrpcStatus(host.status()));
       return;
     }

@@ -132,6 +132,8 @@ absl::Status WorldRegistry::ReserveLocked(const std::string& id, const std::stri
     return absl::AlreadyExistsError(absl::StrCat(field, ": '", id, "' already exists"));
   }
   worlds_[id] = nullptr;
+  // The id is this server's again: sessions asking for it join it here.
+  moved_.erase(id);
   return absl::OkStatus();
 }
 
@@ -154,7 +156,30 @@ absl::StatusOr<v1::WorldExport> WorldRegistry::ExportWorld(const v1::ExportWorld
   absl::MutexLock lock(&mu_);
   auto it = worlds_.find(request.world_id());
   if (it != worlds_.end() && it->second == *host) worlds_.erase(it);
+  if (!request.redirect_to().empty()) {
+    v1::Redirect& r = moved_[request.world_id()];
+    r.set_world_id(request.world_id());
+    r.set_address(request.redirect_to());
+    r.set_tick(exported->checkpoint().tick());
+    moved_order_.push_back(request.world_id());
+    while (moved_order_.size() > kRememberedMoves) {
+      // An id may be listed twice (moved, came back, moved again): only
+      // its last listing forgets it.
+      const std::string oldest = std::move(moved_order_.front());
+      moved_order_.pop_front();
+      if (std::find(moved_order_.begin(), moved_order_.end(), oldest) == moved_order_.end()) {
+        moved_.erase(oldest);
+      }
+    }
+  }
   return exported;
+}
+
+std::optional<v1::Redirect> WorldRegistry::MovedTo(const std::string& world_id) const {
+  absl::MutexLock lock(&mu_);
+  auto it = moved_.find(world_id);
+  if (it == moved_.end()) return std::nullopt;
+  return it->second;
 }
 
 absl::StatusOr<v1::WorldInfo> WorldRegistry::ImportWorld(const v1::ImportWorldRequest& request) {

@@ -5,7 +5,9 @@
 #define ATOLL_SERVER_WORLD_REGISTRY_H_
 
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,11 +16,15 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "atoll/v1/session.pb.h"
 #include "atoll/v1/world.pb.h"
 #include "tick_scheduler.h"
 #include "world_host.h"
 
 namespace atl::server {
+
+/// How many moved worlds a registry remembers (WorldRegistry::MovedTo).
+inline constexpr size_t kRememberedMoves = 1024;
 
 struct RegistryOptions {
   /// Directory for recordings; empty keeps them in memory.
@@ -52,6 +58,11 @@ class WorldRegistry {
   /// WorldService.ImportWorld: the exported world continues here
   /// (WorldHost::Import) under the server's limits.
   absl::StatusOr<v1::WorldInfo> ImportWorld(const v1::ImportWorldRequest& request);
+  /// Where a world exported from here with a redirect went (the last
+  /// kRememberedMoves of them), so that a session that missed the Redirect
+  /// (its stream was down) is sent there when it comes back; nullopt for a
+  /// world that did not move or whose id was taken here again since.
+  std::optional<v1::Redirect> MovedTo(const std::string& world_id) const;
   std::vector<std::shared_ptr<WorldHost>> List() const;
 
   /// Stops every world (sessions drained and ended with UNAVAILABLE,
@@ -80,6 +91,9 @@ class WorldRegistry {
   TickScheduler scheduler_;
   mutable absl::Mutex mu_;
   std::map<std::string, std::shared_ptr<WorldHost>> worlds_ ABSL_GUARDED_BY(mu_);
+  // MovedTo's memory, and its ids oldest first.
+  std::map<std::string, v1::Redirect> moved_ ABSL_GUARDED_BY(mu_);
+  std::deque<std::string> moved_order_ ABSL_GUARDED_BY(mu_);
   uint64_t next_id_ ABSL_GUARDED_BY(mu_) = 1;
   uint32_t next_phase_ ABSL_GUARDED_BY(mu_) = 0;
   bool shut_down_ ABSL_GUARDED_BY(mu_) = false;

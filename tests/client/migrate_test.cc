@@ -151,6 +151,23 @@ TEST(MigrateTest, PlayersFollowTheWorldToAnotherServerWithoutDesync) {
     EXPECT_GT(r.last_tick, report->tick + 300);
   }
 
+  // A client that was away during the move (its stream was down) comes
+  // back to `from`, is told where the world went and joins it there, as a
+  // player and as a spectator. (Resuming at the export's tick would be
+  // OUT_OF_RANGE there by now: `to` has stepped 600 ticks since and keeps
+  // the checkpoints of the last few seconds.)
+  SessionOptions late = so;
+  late.slot = 2;
+  late.token = world.tokens[1];
+  absl::StatusOr<std::unique_ptr<Session>> returning = Session::Connect(late);
+  ASSERT_TRUE(returning.ok()) << returning.status();
+  EXPECT_EQ((*returning)->options().address, to);
+  EXPECT_EQ((*returning)->joined().slot(), 2u);
+  EXPECT_GT((*returning)->joined().last_sequence(), 0u);  // slot 2 played before
+  absl::StatusOr<std::unique_ptr<Session>> watcher = Session::Connect(so);
+  ASSERT_TRUE(watcher.ok()) << watcher.status();
+  EXPECT_EQ((*watcher)->options().address, to);
+
   // The world left `from` and goes on at `to`.
   EXPECT_TRUE(Worlds(from).empty());
   const v1::WorldInfo moved = atl::testing::GetWorld(to, world.id);

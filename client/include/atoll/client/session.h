@@ -46,11 +46,13 @@ struct SessionOptions {
 /// the methods are safe to call from one owner thread.
 class Session {
  public:
-  /// Opens the stream, sends the Join and waits for Joined. Fails with the
-  /// server's status, prefixed by the address ("127.0.0.1:5: join.token:
-  /// wrong token for slot 1"): Unavailable when the server cannot be
-  /// reached, NotFound for an unknown world, PermissionDenied for a bad
-  /// token; DeadlineExceeded after options.connect_timeout.
+  /// Opens the stream, sends the Join and waits for Joined. A server the
+  /// world moved away from answers with a Redirect, which is followed
+  /// (Follow). Fails with the server's status, prefixed by the address
+  /// ("127.0.0.1:5: join.token: wrong token for slot 1"): Unavailable when
+  /// the server cannot be reached, NotFound for an unknown world,
+  /// PermissionDenied for a bad token; DeadlineExceeded after
+  /// options.connect_timeout.
   static absl::StatusOr<std::unique_ptr<Session>> Connect(const SessionOptions& options);
 
   ~Session();
@@ -86,10 +88,11 @@ class Session {
 
   /// Follows a Redirect (the world moved to another server,
   /// WorldService.ExportWorld): joins the same world at redirect.address
-  /// with the same slot, token and options, resuming at `resume_from_tick`,
-  /// and retries while that server answers NotFound (it has not imported
-  /// the world yet) for up to options.connect_timeout. Errors as Connect.
-  absl::Status Follow(const v1::Redirect& redirect, uint64_t resume_from_tick);
+  /// with the same slot, token and options, resuming at `resume_from_tick`
+  /// (unset: at the current tick), and retries while that server answers
+  /// NotFound (it has not imported the world yet) for up to
+  /// options.connect_timeout. Errors as Connect.
+  absl::Status Follow(const v1::Redirect& redirect, std::optional<uint64_t> resume_from_tick);
 
   /// Round trip to the server on this session's channel (a health check),
   /// plus twice the injected latency. Unavailable when unreachable.
@@ -100,7 +103,12 @@ class Session {
   explicit Session(SessionOptions options);
   absl::Status Open();
 
+  // A join answered by a Redirect is followed (Open), up to this many hops
+  // in a row: a loop of servers that each say the world is elsewhere ends.
+  static constexpr int kMaxRedirects = 4;
+
   SessionOptions options_;
+  int redirects_followed_ = 0;
   std::shared_ptr<grpc::Channel> channel_;
   v1::Joined joined_;
   std::unique_ptr<Stream> stream_;
