@@ -1,22 +1,24 @@
-// atoll-server — one web viewer following a hosted world.
+// atoll-server — a replica of a hosted world for the web viewer, driven by
+// one thread (a SharedWorldFeed's, for all the viewers of the world).
 //
-// Why a replica: the viewer follows a world exactly as a spectator does
+// Why a replica: the feed follows a world exactly as a spectator does
 // (WorldHost::Watch with a bounded Outbox), keeps its own sim::Simulation
 // restored from the stream's snapshot and stepped with each Frame's
 // confirmed inputs (as `atoll watch` does), and renders draw frames from
-// that replica on the HTTP thread. The tick thread's part is what it does for
-// any spectator — push one Frame per tick (and, when the viewer falls
-// behind, collapse its outbox to a snapshot) — and never a render, a JSON
-// string or a wait for a browser. Reading the hosted World directly would
-// need the world's mutex for every render (WorldHost::Query), delaying
-// ticks by the render time; copying it per tick would cost the tick thread
-// a snapshot per viewer.
+// that replica on its own thread. The tick thread's part is what it does for
+// any spectator — push one Frame per tick (and, when the feed falls behind,
+// collapse its outbox to a snapshot) — and never a render, a JSON string or
+// a wait for a browser. Reading the hosted World directly would need the
+// world's mutex for every render (WorldHost::Query), delaying ticks by the
+// render time; copying it per tick would cost the tick thread a snapshot
+// per viewer.
 //
-// Slow browsers: the HTTP thread applies messages only between the frames it
-// writes, so a browser that reads slowly stops the draining, the outbox
+// Falling behind: the feed applies messages only between the frames it
+// renders, so a feed that cannot keep up stops the draining, the outbox
 // fills and the world collapses it to its newest snapshot, and the replica
-// jumps there: memory per viewer stays bounded by the outbox capacity and
-// the newest state wins.
+// jumps there: memory stays bounded by the outbox capacity and the newest
+// state wins. (A slow browser only skips published frames:
+// shared_world_feed.h.)
 
 #ifndef ATOLL_SERVER_HOSTED_WORLD_FEED_H_
 #define ATOLL_SERVER_HOSTED_WORLD_FEED_H_

@@ -174,6 +174,25 @@ class FakeAgonesGateway {
   std::vector<Request> requests_;
 };
 
+// A TCP socket bound to a free loopback port (listening with `listen`);
+// returns its descriptor, -1 on failure, and the port in *port.
+int BindLoopback(bool listen_on_it, int* port) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof(addr);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
+      (listen_on_it && listen(fd, 64) != 0) ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &length) != 0) {
+    close(fd);
+    return -1;
+  }
+  *port = ntohs(addr.sin_port);
+  return fd;
+}
+
 // Polls `done` every 20 ms for up to `limit` (the limit only ends a hung
 // test; it asserts nothing about speed).
 bool WaitFor(const std::function<bool()>& done, absl::Duration limit = absl::Seconds(30)) {
@@ -292,18 +311,9 @@ TEST(AgonesServerTest, AllocatedWithSceneSpecJsonAnnotation) {
 TEST(AgonesServerTest, GatewayDownServerKeepsTickingAndLogsOnce) {
   // A port nothing listens on: bound, then closed.
   int port = 0;
-  {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    ASSERT_GE(fd, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof(addr);
-    ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-    ASSERT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &length), 0);
-    port = ntohs(addr.sin_port);
-    close(fd);
-  }
+  const int bound = BindLoopback(/*listen_on_it=*/false, &port);
+  ASSERT_GE(bound, 0);
+  close(bound);
   auto server = StartWithGateway(port, {"--agones", "--agones_health_period=100ms"});
   ASSERT_NE(server, nullptr);
   const uint64_t first = CreateTickingDuel(server->address(), "alone", 30);
@@ -323,17 +333,10 @@ TEST(AgonesServerTest, GatewayDownServerKeepsTickingAndLogsOnce) {
 TEST(AgonesServerTest, SlowGatewayNeverDelaysTicks) {
   // A gateway that accepts connections (the kernel's backlog) but never
   // answers: every request runs into its timeout.
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  int port = 0;
+  const int fd = BindLoopback(/*listen_on_it=*/true, &port);
   ASSERT_GE(fd, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof(addr);
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  ASSERT_EQ(listen(fd, 64), 0);
-  ASSERT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &length), 0);
-  auto server =
-      StartWithGateway(ntohs(addr.sin_port), {"--agones", "--agones_health_period=100ms"});
+  auto server = StartWithGateway(port, {"--agones", "--agones_health_period=100ms"});
   ASSERT_NE(server, nullptr);
   CreateTickingDuel(server->address(), "patient", 60);
   ASSERT_FALSE(::testing::Test::HasFailure());
