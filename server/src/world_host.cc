@@ -478,6 +478,9 @@ void WorldHost::Tick(absl::Duration lateness) {
     if (DueEvery(next, SnapshotEveryLocked(session))) {
       if (!out.Push(snapshot_for(session))) collapse(out, {snapshot_for(session)});
     }
+    if (session.policy_due && out.Push(SendPolicyMessageLocked(session, policy_reason_))) {
+      session.policy_due = false;
+    }
   }
   RetainLocked(std::move(frame), std::move(checkpoint));
   PublishInfoLocked();
@@ -499,9 +502,8 @@ void WorldHost::UpdateSendPolicyLocked(uint64_t tick, absl::Duration lateness) {
     reason = absl::StrCat("ticks on time again since tick ", tick - on_time_ticks_ + 1);
   }
   if (!reason.empty()) {
-    for (const Session& session : sessions_) {
-      session.outbox->Push(SendPolicyMessageLocked(session, reason), true);
-    }
+    policy_reason_ = std::move(reason);
+    for (Session& session : sessions_) session.policy_due = true;
   }
   if (sends_reduced_) {
     ++reduced_send_ticks_;

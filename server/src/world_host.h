@@ -199,6 +199,9 @@ class WorldHost {
     // came: deltas are made against it. Null: snapshots go out full. The
     // only per-session snapshot memory, and shared with other sessions.
     std::shared_ptr<const SentSnapshot> base;
+    // A SendPolicy message is due: it goes out when the outbox has room
+    // (never forced past its capacity, nor dropped by a collapse).
+    bool policy_due = false;
   };
 
   WorldHost(std::string id, v1::WorldConfig config, const WorldHostOptions& options)
@@ -295,6 +298,7 @@ class WorldHost {
   // The overload policy's state (UpdateSendPolicyLocked).
   bool sends_reduced_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t on_time_ticks_ ABSL_GUARDED_BY(mu_) = 0;
+  std::string policy_reason_ ABSL_GUARDED_BY(mu_);  // of the last change
   uint64_t reduced_send_ticks_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
