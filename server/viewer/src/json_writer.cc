@@ -98,16 +98,19 @@ void JsonWriter::Bool(bool value) {
 
 void JsonWriter::Number(double value, int decimals) {
   Separate();
-  if (!std::isfinite(value)) {
-    out_.append("null");
-    return;
-  }
+  if (!AppendNumber(value, decimals, &out_)) out_.append("null");
+}
+
+void JsonWriter::Hex64(uint64_t value) {
+  Separate();
+  absl::StrAppendFormat(&out_, "\"%016x\"", value);
+}
+
+bool AppendNumber(double value, int decimals, std::string* out) {
+  if (!std::isfinite(value)) return false;
   char buf[64];
   int n = std::snprintf(buf, sizeof(buf), "%.*f", decimals, value);
-  if (n <= 0 || n >= static_cast<int>(sizeof(buf))) {
-    out_.append("null");
-    return;
-  }
+  if (n <= 0 || n >= static_cast<int>(sizeof(buf))) return false;
   // Trim "1.500" to "1.5" and "2.000" to "2"; "-0" to "0".
   if (decimals > 0) {
     while (n > 0 && buf[n - 1] == '0') --n;
@@ -115,12 +118,8 @@ void JsonWriter::Number(double value, int decimals) {
   }
   std::string_view text(buf, static_cast<size_t>(n));
   if (text == "-0") text = "0";
-  out_.append(text);
-}
-
-void JsonWriter::Hex64(uint64_t value) {
-  Separate();
-  absl::StrAppendFormat(&out_, "\"%016x\"", value);
+  out->append(text);
+  return true;
 }
 
 std::string JsonQuote(std::string_view text) {

@@ -47,6 +47,10 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
+/// Appends `value` as JsonWriter::Number writes it ("1.5", "2", "0"); false
+/// and nothing appended when it is not finite.
+bool AppendNumber(double value, int decimals, std::string* out);
+
 /// `text` as a JSON string literal, quotes included.
 std::string JsonQuote(std::string_view text);
 
