@@ -38,6 +38,10 @@ ABSL_FLAG(uint32_t, max_bodies_per_world, 100000, "most bodies in one world");
 ABSL_FLAG(int32_t, max_message_bytes, 16 << 20,
           "largest request message accepted, bytes");
 ABSL_FLAG(int32_t, tick_threads, 2, "threads that step worlds");
+ABSL_FLAG(int32_t, tick_priority, 0,
+          "1..99: the tick threads run under SCHED_FIFO at this priority and preempt "
+          "every other thread when a tick falls due (needs root, CAP_SYS_NICE or "
+          "RLIMIT_RTPRIO); 0: normal scheduling");
 ABSL_FLAG(int32_t, io_niceness, 5,
           "how much lower (nice increment, 0..19) every thread but the tick threads "
           "runs: gRPC, sending, batches; ticks start on time when cores are short");
@@ -120,6 +124,7 @@ int main(int argc, char** argv) {
   options.max_bodies_per_world = absl::GetFlag(FLAGS_max_bodies_per_world);
   options.max_message_bytes = absl::GetFlag(FLAGS_max_message_bytes);
   options.tick_threads = absl::GetFlag(FLAGS_tick_threads);
+  options.tick_priority = absl::GetFlag(FLAGS_tick_priority);
   options.io_niceness = absl::GetFlag(FLAGS_io_niceness);
   options.batch_threads = absl::GetFlag(FLAGS_batch_threads);
   options.outbox_capacity = absl::GetFlag(FLAGS_outbox_capacity);

@@ -253,7 +253,8 @@ const std::vector<CommandSpec>& AllCommands() {
            "clients; print one CSV line of lateness and bytes",
        .usage = "atoll loadtest [flags]",
        .flags = {"server", "tls_ca", "worlds", "bodies", "clients", "seconds",
-                 "tick_hz", "scene", "client_niceness", "settle_seconds", "viewers"},
+                 "tick_hz", "scene", "client_niceness", "tick_priority", "settle_seconds",
+                 "viewers"},
        .example =
            "atoll loadtest --worlds=2 --bodies=40 --clients=3 --seconds=1 "
            "--scene=pyramid"},

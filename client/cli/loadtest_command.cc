@@ -1,6 +1,11 @@
 // atoll loadtest [--server=HOST:PORT] [--worlds=32] [--bodies=500]
 //                [--clients=128] [--seconds=10] [--tick_hz=60]
 //                [--scene=falling_squares] [--settle_seconds=120]
+//                [--tick_priority=-1]
+//
+// Its own server runs its tick threads under SCHED_FIFO (--tick_priority;
+// by default when this user may): a tick that falls due then preempts the
+// server's I/O threads and the load generator at once.
 //
 // The load generator runs at --client_niceness (default 19, the lowest
 // priority): its clients stand in for players on other machines, and at the
@@ -39,6 +44,8 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -55,6 +62,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -92,6 +100,10 @@ ABSL_FLAG(int32_t, settle_seconds, 120,
 ABSL_FLAG(int32_t, viewers, 0,
           "loadtest: web viewers following the first world's live view (its own server only, "
           "started with --http_listen): what a viewer costs the tick threads");
+ABSL_FLAG(int32_t, tick_priority, -1,
+          "loadtest: --tick_priority of its own server: the SCHED_FIFO priority of its tick "
+          "threads, 1..99 (0: normal scheduling; -1: 1 when this user may run realtime "
+          "threads, else 0)");
 ABSL_FLAG(std::string, scene, "falling_squares",
           "loadtest: built-in scene of every world, at the largest size with at most --bodies "
           "bodies");
@@ -102,10 +114,24 @@ namespace {
 constexpr int kGrpcPrefixBytes = 5;
 constexpr absl::Duration kSettledWindow = absl::Seconds(2);
 
+// Whether a thread of this process may run under SCHED_FIFO (root,
+// CAP_SYS_NICE or RLIMIT_RTPRIO): then so may the server it starts.
+bool MayRunRealtime() {
+  bool may = false;
+  std::thread probe([&may] {
+    sched_param param{};
+    param.sched_priority = 1;
+    may = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param) == 0;
+  });
+  probe.join();
+  return may;
+}
+
 // An atoll-server started by the load test.
 class ChildServer {
  public:
-  static absl::StatusOr<std::unique_ptr<ChildServer>> Start(int max_worlds, bool viewer) {
+  static absl::StatusOr<std::unique_ptr<ChildServer>> Start(int max_worlds, bool viewer,
+                                                             int tick_priority) {
     char self[4096];
     const ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
     if (n <= 0) return absl::InternalError("cannot find this binary (/proc/self/exe)");
@@ -113,6 +139,7 @@ class ChildServer {
     std::string path(self);
     path = path.substr(0, path.rfind('/') + 1) + "atoll-server";
     const std::string worlds_flag = absl::StrCat("--max_worlds=", max_worlds);
+    const std::string priority_flag = absl::StrCat("--tick_priority=", tick_priority);
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) return absl::InternalError("pipe failed");
     const pid_t pid = fork();
@@ -121,7 +148,8 @@ class ChildServer {
       dup2(fds[1], STDOUT_FILENO);
       dup2(fds[1], STDERR_FILENO);
       execl(path.c_str(), path.c_str(), "--listen=127.0.0.1:0", "--metrics_listen=127.0.0.1:0",
-            worlds_flag.c_str(), viewer ? "--http_listen=127.0.0.1:0" : "--http_listen=",
+            worlds_flag.c_str(), priority_flag.c_str(),
+            viewer ? "--http_listen=127.0.0.1:0" : "--http_listen=",
             static_cast<char*>(nullptr));
       _exit(127);
     }
@@ -406,6 +434,8 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   const int settle_seconds = absl::GetFlag(FLAGS_settle_seconds);
   const int client_niceness = absl::GetFlag(FLAGS_client_niceness);
   const int n_viewers = absl::GetFlag(FLAGS_viewers);
+  int tick_priority = absl::GetFlag(FLAGS_tick_priority);
+  if (tick_priority < -1 || tick_priority > 99) return Fail("--tick_priority: -1..99");
   if (n_viewers < 0 || (n_viewers > 0 && !server.empty())) {
     return Fail("--viewers: 0 or more, and only with the load test's own server (no --server)");
   }
@@ -425,7 +455,14 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   std::string address = server;
   if (address.empty()) {
     // One more world than the load's for the control probe's CreateWorld.
-    auto started = ChildServer::Start(std::max(64, n_worlds + 1), n_viewers > 0);
+    if (tick_priority == -1) tick_priority = MayRunRealtime() ? 1 : 0;
+    std::fprintf(stderr, "loadtest: server tick threads %s\n",
+                 tick_priority > 0
+                     ? absl::StrCat("under SCHED_FIFO, priority ", tick_priority).c_str()
+                     : "at normal priority (--tick_priority=0, or this user may not run "
+                       "realtime threads)");
+    auto started =
+        ChildServer::Start(std::max(64, n_worlds + 1), n_viewers > 0, tick_priority);
     if (!started.ok()) return Fail(std::string(started.status().message()));
     child = *std::move(started);
     address = child->address();

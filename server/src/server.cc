@@ -110,6 +110,10 @@ class ServerImpl final : public Server {
           "max_worlds, max_bodies_per_world, max_message_bytes, tick_threads and "
           "batch_threads must be positive, outbox_capacity at least 2, io_niceness in 0..19");
     }
+    if (options.tick_priority < 0 || options.tick_priority > 99) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("tick_priority: must be 0..99, got ", options.tick_priority));
+    }
     absl::StatusOr<std::shared_ptr<grpc::ServerCredentials>> credentials =
         MakeCredentials(options);
     if (!credentials.ok()) return credentials.status();
@@ -139,6 +143,7 @@ class ServerImpl final : public Server {
     registry_options.max_worlds = options.max_worlds;
     registry_options.max_bodies_per_world = options.max_bodies_per_world;
     registry_options.tick_threads = options.tick_threads;
+    registry_options.tick_priority = options.tick_priority;
     registry_options.host.outbox_capacity = options.outbox_capacity;
     registry_options.host.metrics = &metrics_;
     if (!options.data_dir.empty()) {

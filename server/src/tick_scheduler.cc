@@ -1,11 +1,14 @@
 #include "tick_scheduler.h"
 
 #include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/blocking_counter.h"
 
 namespace atl::server {
 
@@ -26,16 +29,36 @@ absl::Duration SpreadPhase(std::vector<absl::Duration> phases, absl::Duration pe
   return phase;
 }
 
-TickScheduler::TickScheduler(int threads) {
+TickScheduler::TickScheduler(int threads, int realtime_priority) {
   threads = std::max(1, threads);
   all_beaten_ = threads >= 64 ? ~uint64_t{0} : (uint64_t{1} << threads) - 1;
+  // Each thread sets its own policy (a policy is per thread) and reports
+  // before this constructor returns.
+  std::vector<int> errors(threads, 0);
+  absl::BlockingCounter started(threads);
   for (int i = 0; i < threads; ++i) {
-    threads_.emplace_back([this, i] {
+    threads_.emplace_back([this, i, realtime_priority, &errors, &started] {
       // Named so that CPU accounting (atoll loadtest, top -H) can tell tick
       // threads from the I/O side.
       pthread_setname_np(pthread_self(), absl::StrCat("atoll-tick-", i).c_str());
+      if (realtime_priority > 0) {
+        sched_param param{};
+        param.sched_priority = realtime_priority;
+        errors[i] = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param);
+      }
+      started.DecrementCount();
       Run(i);
     });
+  }
+  started.Wait();
+  for (const int error : errors) {
+    if (error == 0) continue;
+    status_ = absl::FailedPreconditionError(absl::StrCat(
+        "tick_priority: the tick threads may not run under SCHED_FIFO at priority ",
+        realtime_priority, ": ", std::strerror(error),
+        " (needs root, CAP_SYS_NICE or an RLIMIT_RTPRIO of at least ", realtime_priority,
+        ", e.g. docker run --ulimit rtprio=", realtime_priority, "); 0 runs them normally"));
+    break;
   }
 }
 

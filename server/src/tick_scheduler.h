@@ -11,6 +11,13 @@
 // already running at its rate (SpreadPhase): worlds created together would
 // otherwise all fall due at the same instant each period, and the last of
 // them would start a whole burst late.
+//
+// With a realtime priority the tick threads run under SCHED_FIFO: a tick
+// that falls due preempts every normally scheduled thread of the machine
+// (gRPC, sending, the clients of a load test) at once, instead of waiting
+// for the fair scheduler to give it a turn, so when the cores are short the
+// I/O side waits and the ticks start on time. It needs root, CAP_SYS_NICE
+// or an RLIMIT_RTPRIO of at least the priority.
 
 #ifndef ATOLL_SERVER_TICK_SCHEDULER_H_
 #define ATOLL_SERVER_TICK_SCHEDULER_H_
@@ -23,6 +30,7 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
+#include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "world_host.h"
@@ -37,9 +45,15 @@ absl::Duration SpreadPhase(std::vector<absl::Duration> phases, absl::Duration pe
 
 class TickScheduler {
  public:
-  explicit TickScheduler(int threads);
+  /// `realtime_priority` 1..99 runs the threads under SCHED_FIFO at that
+  /// priority (0: normal scheduling); status() says whether they could.
+  explicit TickScheduler(int threads, int realtime_priority = 0);
   /// Stops the threads (after their current tick).
   ~TickScheduler();
+
+  /// FailedPrecondition naming tick_priority when the threads could not
+  /// take their realtime priority (they then run at normal priority).
+  const absl::Status& status() const { return status_; }
 
   /// Starts stepping `host`; the first tick is one to two periods from now,
   /// at the SpreadPhase of the worlds with the same period, or with
@@ -90,6 +104,7 @@ class TickScheduler {
   uint64_t all_beaten_ = 0;  // set before the threads start
   std::atomic<uint64_t> heartbeat_{0};
   std::vector<std::thread> threads_;
+  absl::Status status_;  // set before the constructor returns
 };
 
 }  // namespace atl::server

@@ -43,7 +43,9 @@ absl::StatusOr<std::unique_ptr<WorldRegistry>> WorldRegistry::Create(
           absl::StrCat("data_dir: cannot create ", options.data_dir, "/worlds: ", ec.message()));
     }
   }
-  return std::unique_ptr<WorldRegistry>(new WorldRegistry(options));
+  std::unique_ptr<WorldRegistry> registry(new WorldRegistry(options));
+  if (!registry->scheduler_.status().ok()) return registry->scheduler_.status();
+  return registry;
 }
 
 WorldRegistry::~WorldRegistry() { Shutdown(); }

@@ -32,6 +32,9 @@ struct RegistryOptions {
   uint32_t max_worlds = 64;
   uint32_t max_bodies_per_world = 100000;
   int tick_threads = 2;
+  /// SCHED_FIFO priority of the tick threads, 0 for normal scheduling
+  /// (TickScheduler).
+  int tick_priority = 0;
   WorldHostOptions host;
 };
 
@@ -76,7 +79,7 @@ class WorldRegistry {
 
  private:
   explicit WorldRegistry(const RegistryOptions& options)
-      : options_(options), scheduler_(options.tick_threads) {}
+      : options_(options), scheduler_(options.tick_threads, options.tick_priority) {}
   std::string RecordingPath(const std::string& world_id) const;
   // Reserves `id` in worlds_ (a null entry) after checking the limits and
   // that it is free; `field` names the id in the errors.

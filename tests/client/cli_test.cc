@@ -151,6 +151,9 @@ TEST(CliTest, LoadTestRefusesBadFlagsBeforeStartingAnything) {
   EXPECT_NE(output.find("--client_niceness 0..19"), std::string::npos) << output;
   EXPECT_EQ(RunCommand({BinaryPath("atoll"), "loadtest", "--settle_seconds=-1"}, &output), 1);
   EXPECT_NE(output.find("--settle_seconds >= 0"), std::string::npos) << output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "loadtest", "--tick_priority=100"}, &output), 1);
+  EXPECT_NE(output.find("--tick_priority: -1..99"), std::string::npos) << output;
+  EXPECT_EQ(output.find("server"), std::string::npos) << output;
 }
 
 TEST(CliTest, ServerRefusesIoNicenessOutOfRange) {

@@ -51,6 +51,18 @@ TEST(ServerTest, RejectsMalformedListenAddress) {
   }
 }
 
+TEST(ServerTest, RejectsTickPriorityOutOfRange) {
+  for (int bad : {-1, 100}) {
+    ServerOptions options = ListenOn("127.0.0.1:0");
+    options.tick_priority = bad;
+    auto server = Server::Create(options);
+    ASSERT_FALSE(server.ok()) << bad;
+    EXPECT_EQ(server.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_NE(server.status().message().find("tick_priority: must be 0..99"), std::string::npos)
+        << server.status();
+  }
+}
+
 TEST(ServerTest, RejectsIoNicenessOutOfRange) {
   for (int bad : {-1, 20}) {
     ServerOptions options = ListenOn("127.0.0.1:0");

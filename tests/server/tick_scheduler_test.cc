@@ -2,9 +2,15 @@
 
 #include "tick_scheduler.h"
 
+#include <sched.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
 #include <vector>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "absl/time/time.h"
@@ -46,6 +52,45 @@ TEST(TickSchedulerTest, WorldsAddedTogetherEndUpEvenlySpread) {
   // leaves less than half of that.
   EXPECT_GE(narrowest, kPeriod / 64);
   EXPECT_EQ(std::unique(phases.begin(), phases.end()), phases.end());
+}
+
+// With a realtime priority every tick thread runs under SCHED_FIFO, or, where
+// the process may not (no root, CAP_SYS_NICE or RLIMIT_RTPRIO), the
+// scheduler says so naming the option.
+TEST(TickSchedulerTest, RealtimePriorityIsTakenOrRefusedByName) {
+  TickScheduler scheduler(2, 1);
+  if (!scheduler.status().ok()) {
+    EXPECT_EQ(scheduler.status().code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_THAT(scheduler.status().message(), ::testing::HasSubstr("tick_priority"));
+    GTEST_SKIP() << "this process may not run realtime threads: " << scheduler.status();
+  }
+  int fifo_threads = 0;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::string name;
+    std::getline(std::ifstream(task.path() / "comm"), name);
+    if (name.rfind("atoll-tick-", 0) != 0) continue;
+    const pid_t tid = std::stoi(task.path().filename().string());
+    EXPECT_EQ(sched_getscheduler(tid), SCHED_FIFO) << name;
+    sched_param param{};
+    ASSERT_EQ(sched_getparam(tid, &param), 0);
+    EXPECT_EQ(param.sched_priority, 1) << name;
+    ++fifo_threads;
+  }
+  EXPECT_EQ(fifo_threads, 2);
+}
+
+TEST(TickSchedulerTest, NormalPriorityByDefault) {
+  TickScheduler scheduler(1);
+  ASSERT_TRUE(scheduler.status().ok());
+  int threads = 0;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::string name;
+    std::getline(std::ifstream(task.path() / "comm"), name);
+    if (name.rfind("atoll-tick-", 0) != 0) continue;
+    EXPECT_EQ(sched_getscheduler(std::stoi(task.path().filename().string())), SCHED_OTHER);
+    ++threads;
+  }
+  EXPECT_EQ(threads, 1);
 }
 
 }  // namespace

@@ -28,6 +28,11 @@ struct ServerOptions {
   int max_message_bytes = 16 << 20;
   /// Threads stepping worlds.
   int tick_threads = 2;
+  /// 1..99: the tick threads run under SCHED_FIFO at this priority, so a
+  /// tick that falls due preempts every normally scheduled thread at once
+  /// (Start fails with FailedPrecondition when the process may not: it
+  /// needs root, CAP_SYS_NICE or RLIMIT_RTPRIO). 0: normal scheduling.
+  int tick_priority = 0;
   /// Scheduling priority of everything but the tick threads, as a nice
   /// increment 0..19: Start() lowers the calling thread's priority by this
   /// much right after starting the tick threads, so every thread created
