@@ -12,7 +12,13 @@
 // which a machine shared with other jobs disturbs far less than wall time;
 // the rollback with --threads above 1 can only be timed in wall time.
 //
-// Second table, after a blank line (--scaling=false drops it), CSV:
+// Second table, after a blank line, CSV:
+//   cold_scene,worlds,bodies,awake,snapshot_bytes,hash_ms_per_world
+// HashWorld of 32 settled 500-body worlds in turn, as a server's tick thread
+// hashes its worlds: each state is out of the cache when it is hashed.
+// Thread CPU time per world, median over repetitions of the round.
+//
+// Third table, after a blank line (--scaling=false drops it), CSV:
 //   scaling_scene,threads,step_wall_ms,speedup
 // Wall time per step of large_pyramid at 1 and 2 threads, the two thread
 // counts interleaved so both see the same machine load; speedup is the
@@ -108,6 +114,34 @@ void RunRollbackTable(int64_t repeats, int32_t threads) {
   }
 }
 
+// A server's tick thread goes round many worlds, so each world's state is
+// out of the cache when it is hashed: 32 settled falling_squares worlds of
+// 500 bodies (atoll loadtest's), hashed one after another.
+void RunColdHashTable(int64_t repeats) {
+  constexpr int kWorlds = 32;
+  std::vector<std::unique_ptr<World>> worlds;
+  for (int i = 0; i < kWorlds; ++i) {
+    const SceneDesc desc =
+        MakeScene("falling_squares", {.size = 497, .seed = static_cast<uint64_t>(i + 1)}).value();
+    worlds.push_back(BuildWorld(desc).value());
+    for (int k = 0; k < 600; ++k) (void)worlds.back()->Step(desc.time_step);
+  }
+  std::vector<std::string> scratch(kWorlds);
+  std::vector<double> hash;
+  uint64_t sink = 0;
+  for (int64_t r = 0; r < repeats; ++r) {
+    const double t0 = ThreadCpuMs();
+    for (int i = 0; i < kWorlds; ++i) sink ^= HashWorld(*worlds[i], &scratch[i]);
+    hash.push_back((ThreadCpuMs() - t0) / kWorlds);
+  }
+  std::printf("\ncold_scene,worlds,bodies,awake,snapshot_bytes,hash_ms_per_world\n");
+  const WorldCounters counters = worlds[0]->GetCounters();
+  std::printf("falling_squares,%d,%d,%d,%zu,%.4f\n", kWorlds, counters.bodies,
+              counters.awake_bodies, scratch[0].size(), Median(hash));
+  std::fflush(stdout);
+  if (sink == 42) std::printf("#\n");
+}
+
 void RunScalingTable(int64_t repeats) {
   SceneDesc desc = MakeScene("large_pyramid", {.size = 100}).value();
   auto world = BuildWorld(desc).value();
@@ -157,6 +191,7 @@ int RunRollback(const std::vector<std::string>& raw) {
     return 2;
   }
   RunRollbackTable(repeats, static_cast<int32_t>(threads));
+  RunColdHashTable(repeats);
   if (args->Get("scaling", "true") != "false") RunScalingTable(repeats);
   return 0;
 }

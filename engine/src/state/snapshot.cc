@@ -253,7 +253,16 @@ void PutBody(BufferWriter* w, const WorldState& s) {
   w->BeginRecord(Key(kBodyPool));
   PutPool(w, s.body_ids);
   w->EndRecord();
-  for (int32_t i = 0; i < s.body_ids.Capacity(); ++i) {
+  // A body's shape and contact lists live on the heap, each a likely cache
+  // miss in a world not stepped lately (a server's tick thread goes round
+  // many): ask for them a few bodies ahead.
+  constexpr int32_t kAhead = 4;
+  const int32_t body_capacity = s.body_ids.Capacity();
+  for (int32_t i = 0; i < body_capacity; ++i) {
+    if (i + kAhead < body_capacity) {
+      __builtin_prefetch(s.bodies[i + kAhead].shapes.data());
+      __builtin_prefetch(s.bodies[i + kAhead].contacts.data());
+    }
     if (!s.body_ids.IsAlive(i)) continue;
     w->BeginRecord(Key(kBodyRecord, i));
     PutBody(w, s.bodies[i]);
