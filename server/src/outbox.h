@@ -28,8 +28,8 @@
 #include <grpcpp/support/status.h>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "atoll/v1/session.pb.h"
+#include "pi_mutex.h"
 
 namespace atl::server {
 
@@ -77,7 +77,7 @@ class StreamOutbox : public std::enable_shared_from_this<StreamOutbox<Message>> 
   bool Push(Message message, bool force = false) {
     Next next;
     {
-      absl::MutexLock lock(&mu_);
+      PiMutexLock lock(&mu_);
       if (closing_ || (!force && queue_.size() >= capacity_)) return false;
       queue_.push_back(std::move(message));
       stats_.high_water =
@@ -93,7 +93,7 @@ class StreamOutbox : public std::enable_shared_from_this<StreamOutbox<Message>> 
   void Collapse(std::vector<Message> messages) {
     Next next;
     {
-      absl::MutexLock lock(&mu_);
+      PiMutexLock lock(&mu_);
       if (closing_) return;
       stats_.dropped += queue_.size();
       ++stats_.collapses;
@@ -108,7 +108,7 @@ class StreamOutbox : public std::enable_shared_from_this<StreamOutbox<Message>> 
   void OnWriteDone(bool ok) {
     Next next;
     {
-      absl::MutexLock lock(&mu_);
+      PiMutexLock lock(&mu_);
       writing_ = false;
       if (!ok) {
         // The client is gone; nothing more can be written.
@@ -127,7 +127,7 @@ class StreamOutbox : public std::enable_shared_from_this<StreamOutbox<Message>> 
   void Close(const grpc::Status& status) {
     Next next;
     {
-      absl::MutexLock lock(&mu_);
+      PiMutexLock lock(&mu_);
       if (closing_ && !drain_) return;
       closing_ = true;
       drain_ = false;
@@ -143,7 +143,7 @@ class StreamOutbox : public std::enable_shared_from_this<StreamOutbox<Message>> 
   void CloseAfterDrain(const grpc::Status& status) {
     Next next;
     {
-      absl::MutexLock lock(&mu_);
+      PiMutexLock lock(&mu_);
       if (closing_) return;
       closing_ = true;
       drain_ = true;
@@ -156,12 +156,12 @@ class StreamOutbox : public std::enable_shared_from_this<StreamOutbox<Message>> 
   uint32_t capacity() const { return capacity_; }
 
   bool closed() const {
-    absl::MutexLock lock(&mu_);
+    PiMutexLock lock(&mu_);
     return closing_;
   }
 
   OutboxStats stats() const {
-    absl::MutexLock lock(&mu_);
+    PiMutexLock lock(&mu_);
     OutboxStats s = stats_;
     s.length = static_cast<uint32_t>(queue_.size());
     return s;
@@ -204,14 +204,14 @@ class StreamOutbox : public std::enable_shared_from_this<StreamOutbox<Message>> 
       // in_flight_ is not touched again before OnWriteDone.
       const Message* message;
       {
-        absl::MutexLock lock(&mu_);
+        PiMutexLock lock(&mu_);
         message = &in_flight_;
       }
       sink_->StartMessageWrite(message);
     } else if (next == Next::kFinish) {
       grpc::Status status;
       {
-        absl::MutexLock lock(&mu_);
+        PiMutexLock lock(&mu_);
         status = status_;
       }
       sink_->FinishCall(status);
@@ -221,7 +221,9 @@ class StreamOutbox : public std::enable_shared_from_this<StreamOutbox<Message>> 
   MessageSink<Message>* const sink_;
   const uint32_t capacity_;
   SendDispatcher* const dispatcher_;
-  mutable absl::Mutex mu_;
+  // Shared with the tick thread that pushes: priority inheritance
+  // (pi_mutex.h).
+  mutable PiMutex mu_;
   std::deque<Message> queue_ ABSL_GUARDED_BY(mu_);
   Message in_flight_ ABSL_GUARDED_BY(mu_);
   bool writing_ ABSL_GUARDED_BY(mu_) = false;

@@ -8,27 +8,25 @@ SendThread::SendThread() : thread_([this] { Run(); }) {}
 
 SendThread::~SendThread() {
   {
-    absl::MutexLock lock(&mu_);
+    PiMutexLock lock(&mu_);
     stop_ = true;
+    queued_.Signal();
   }
   thread_.join();
 }
 
 void SendThread::Dispatch(std::function<void()> call) {
-  absl::MutexLock lock(&mu_);
+  PiMutexLock lock(&mu_);
   queue_.push_back(std::move(call));
+  queued_.Signal();
 }
 
 void SendThread::Run() {
   std::deque<std::function<void()>> batch;
   while (true) {
     {
-      absl::MutexLock lock(&mu_);
-      mu_.Await(absl::Condition(
-          +[](SendThread* t) ABSL_EXCLUSIVE_LOCKS_REQUIRED(t->mu_) {
-            return t->stop_ || !t->queue_.empty();
-          },
-          this));
+      PiMutexLock lock(&mu_);
+      while (!stop_ && queue_.empty()) queued_.Wait(&mu_);
       if (queue_.empty()) return;  // stopping, and nothing left to run
       batch.swap(queue_);
     }

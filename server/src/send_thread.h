@@ -15,8 +15,8 @@
 #include <thread>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/synchronization/mutex.h"
 #include "outbox.h"
+#include "pi_mutex.h"
 
 namespace atl::server {
 
@@ -31,7 +31,9 @@ class SendThread final : public SendDispatcher {
  private:
   void Run();
 
-  absl::Mutex mu_;
+  // Taken by the tick threads' Dispatch: priority inheritance (pi_mutex.h).
+  PiMutex mu_;
+  PiCondVar queued_;
   std::deque<std::function<void()>> queue_ ABSL_GUARDED_BY(mu_);
   bool stop_ ABSL_GUARDED_BY(mu_) = false;
   std::thread thread_;
