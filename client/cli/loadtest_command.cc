@@ -182,6 +182,7 @@ class ChildServer {
           if (!url.has_value()) break;
           child->viewer_origin_ = url->substr(0, url->find('/', std::strlen("http://")));
         }
+        child->StartDraining();
         return child;
       }
     }
@@ -192,6 +193,7 @@ class ChildServer {
     kill(pid_, SIGTERM);
     int status = 0;
     waitpid(pid_, &status, 0);
+    if (drain_.joinable()) drain_.join();  // the pipe ends with the server
     close(fd_);
   }
 
@@ -204,8 +206,21 @@ class ChildServer {
 
  private:
   ChildServer(pid_t pid, int fd) : pid_(pid), fd_(fd) {}
+  // Once started, the server's output goes on to this process's stderr: a
+  // pipe nobody read would fill up and block whichever server thread wrote
+  // to it next, a tick thread among them.
+  void StartDraining() {
+    drain_ = std::thread([fd = fd_] {
+      char buf[4096];
+      ssize_t got;
+      while ((got = read(fd, buf, sizeof(buf))) > 0) {
+        (void)!write(STDERR_FILENO, buf, static_cast<size_t>(got));
+      }
+    });
+  }
   pid_t pid_;
   int fd_;
+  std::thread drain_;
   std::string address_;
   std::string metrics_url_;
   std::string viewer_origin_;
