@@ -732,7 +732,7 @@ WorldGauges WorldHost::gauges() const {
 v1::WorldInfo WorldHost::Info() const {
   std::shared_ptr<const v1::WorldInfo> info;
   {
-    absl::MutexLock lock(&info_mu_);
+    PiMutexLock lock(&info_mu_);
     info = info_;
   }
   return *info;
@@ -765,7 +765,7 @@ void WorldHost::PublishInfoLocked() {
   info.set_reduced_send_ticks(reduced_send_ticks_);
   // Counting awake bodies walks every body: as of PublishBodiesLocked.
   info.set_awake_body_count(awake_bodies_gauge_.load(std::memory_order_relaxed));
-  absl::MutexLock lock(&info_mu_);
+  PiMutexLock lock(&info_mu_);
   info_ = std::move(published);
 }
 

@@ -31,6 +31,7 @@
 #include "atoll/v1/session.pb.h"
 #include "atoll/v1/world.pb.h"
 #include "outbox.h"
+#include "pi_mutex.h"
 #include "recording.h"
 #include "server_metrics.h"
 #include "sync_thread.h"
@@ -261,8 +262,10 @@ class WorldHost {
   std::atomic<uint32_t> spectators_gauge_{0};
 
   mutable absl::Mutex mu_;
-  // Held only to swap or copy the pointer (lock order: mu_, then info_mu_).
-  mutable absl::Mutex info_mu_ ABSL_ACQUIRED_AFTER(mu_);
+  // Held only to swap or copy the pointer (lock order: mu_, then info_mu_);
+  // taken by every tick and by control calls, so with priority inheritance
+  // (pi_mutex.h).
+  mutable PiMutex info_mu_ ABSL_ACQUIRED_AFTER(mu_);
   std::shared_ptr<const v1::WorldInfo> info_ ABSL_GUARDED_BY(info_mu_);
   // True from just before Tick asks for mu_ until it holds it: Query waits
   // while it is set, so queries cannot queue up in front of a tick.
