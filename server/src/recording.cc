@@ -29,7 +29,8 @@ absl::Status WriteAll(int fd, const std::string& bytes, const std::string& path)
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<RecordingWriter>> RecordingWriter::Create(
-    const std::string& path, const v1::RecordingHeader& header, const v1::Checkpoint& initial) {
+    const std::string& path, const v1::RecordingHeader& header, const v1::Checkpoint& initial,
+    size_t memory_budget) {
   int fd = -1;
   if (!path.empty()) {
     fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -39,13 +40,18 @@ absl::StatusOr<std::unique_ptr<RecordingWriter>> RecordingWriter::Create(
       return err == EEXIST ? absl::AlreadyExistsError(what) : absl::InternalError(what);
     }
   }
-  std::unique_ptr<RecordingWriter> w(new RecordingWriter(path, fd));
+  std::unique_ptr<RecordingWriter> w(new RecordingWriter(path, fd, memory_budget));
   if (fd >= 0) {
     if (absl::Status s = WriteAll(fd, sim::RecordingFileHeader(), path); !s.ok()) return s;
+    if (absl::Status s = w->Append(sim::RecordType::kHeader, header.SerializeAsString());
+        !s.ok()) {
+      return s;
+    }
   } else {
-    w->memory_ = sim::RecordingFileHeader();
+    w->memory_head_ = std::make_shared<const std::string>(
+        sim::RecordingFileHeader() +
+        sim::EncodeRecord(sim::RecordType::kHeader, header.SerializeAsString()));
   }
-  if (absl::Status s = w->Append(sim::RecordType::kHeader, header.SerializeAsString()); !s.ok()) return s;
   if (absl::Status s = w->AppendCheckpoint(initial); !s.ok()) return s;
   return w;
 }
@@ -75,10 +81,24 @@ RecordingWriter::~RecordingWriter() {
 absl::Status RecordingWriter::Append(sim::RecordType type, const std::string& payload) {
   const std::string record = sim::EncodeRecord(type, payload);
   if (fd_ < 0) {
-    memory_ += record;
+    if (type == sim::RecordType::kCheckpoint) StartSegment();
+    open_ += record;
     return absl::OkStatus();
   }
   return WriteAll(fd_, record, path_);
+}
+
+void RecordingWriter::StartSegment() {
+  if (open_.empty()) return;
+  finished_bytes_ += open_.size();
+  finished_.push_back(std::make_shared<const std::string>(std::move(open_)));
+  open_.clear();
+  // Keep at least the newest finished segment: with a budget smaller than
+  // a segment the recording still reaches one checkpoint interval back.
+  while (finished_.size() > 1 && finished_bytes_ > memory_budget_) {
+    finished_bytes_ -= finished_.front()->size();
+    finished_.pop_front();
+  }
 }
 
 absl::Status RecordingWriter::AppendTick(const v1::RecordedTick& tick) {
@@ -111,13 +131,24 @@ absl::Status RecordingWriter::Sync() {
 }
 
 RecordingWriter::Contents RecordingWriter::Snapshot() const {
-  if (fd_ >= 0) return {.path = path_, .bytes = {}};
-  return {.path = {}, .bytes = memory_};
+  if (fd_ >= 0) return {.path = path_, .pieces = {}};
+  Contents c;
+  c.pieces.push_back(memory_head_);
+  c.pieces.insert(c.pieces.end(), finished_.begin(), finished_.end());
+  c.pieces.push_back(std::make_shared<const std::string>(open_));
+  return c;
 }
 
 absl::StatusOr<v1::Recording> RecordingWriter::Parse(const Contents& contents) {
+  std::string bytes;
+  if (contents.path.empty()) {
+    size_t size = 0;
+    for (const auto& piece : contents.pieces) size += piece->size();
+    bytes.reserve(size);
+    for (const auto& piece : contents.pieces) bytes += *piece;
+  }
   absl::StatusOr<sim::ParsedRecording> r = contents.path.empty()
-                                               ? sim::ParseRecording(contents.bytes)
+                                               ? sim::ParseRecording(bytes)
                                                : sim::ReadRecording(contents.path);
   if (!r.ok()) return r.status();
   return std::move(r->recording);
@@ -141,7 +172,9 @@ absl::Status RecordingWriter::Remove() {
       return absl::InternalError(absl::StrCat("unlink ", path_, ": ", std::strerror(errno)));
     }
   }
-  memory_.clear();
+  finished_.clear();
+  finished_bytes_ = 0;
+  open_.clear();
   return absl::OkStatus();
 }
 

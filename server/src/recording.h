@@ -2,13 +2,25 @@
 // per tick, appended to a file under --data_dir (docs/recording.md) or, with
 // no data dir, to memory in the same format (atoll/sim/recording_format.h
 // reads it back).
+//
+// A recording in memory is bounded: it is kept as segments, each a
+// checkpoint and the ticks after it, and once they hold more than the
+// writer's memory budget the oldest are dropped, so the recording then
+// starts at a later checkpoint (a server without --data_dir would
+// otherwise grow by every world's checkpoints for as long as it runs: some
+// 90 KB a second for a 500-body world at the default checkpoint interval).
+// Finished segments never change, so Snapshot shares them instead of
+// copying the recording under the world's lock.
 
 #ifndef ATOLL_SERVER_RECORDING_H_
 #define ATOLL_SERVER_RECORDING_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -18,6 +30,11 @@
 
 namespace atl::server {
 
+/// Bytes a recording kept in memory holds at most (plus the segment being
+/// written): about 12 minutes of a 500-body world checkpointed every 240
+/// ticks.
+inline constexpr size_t kMemoryRecordingBudget = size_t{64} << 20;
+
 /// Appends records. Not thread-safe: its WorldHost serializes calls.
 class RecordingWriter {
  public:
@@ -26,7 +43,7 @@ class RecordingWriter {
   /// AlreadyExists naming the path.
   static absl::StatusOr<std::unique_ptr<RecordingWriter>> Create(
       const std::string& path, const v1::RecordingHeader& header,
-      const v1::Checkpoint& initial);
+      const v1::Checkpoint& initial, size_t memory_budget = kMemoryRecordingBudget);
 
   /// Opens an existing file for appending after `valid_bytes` (truncating a
   /// torn tail).
@@ -50,11 +67,12 @@ class RecordingWriter {
 
   /// Where the recording so far is, taken under the owner's lock so that
   /// Parse can run without it: the file's path (records appended meanwhile
-  /// are read whole or dropped as a torn tail), or a copy of the bytes of a
-  /// recording kept in memory.
+  /// are read whole or dropped as a torn tail), or the pieces of a
+  /// recording kept in memory, in order (shared, or copied for the one
+  /// still written).
   struct Contents {
     std::string path;
-    std::string bytes;
+    std::vector<std::shared_ptr<const std::string>> pieces;
   };
   Contents Snapshot() const;
   /// The whole recording in `contents`.
@@ -73,14 +91,24 @@ class RecordingWriter {
   const std::string& path() const { return path_; }
 
  private:
-  RecordingWriter(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
+  RecordingWriter(std::string path, int fd, size_t memory_budget = kMemoryRecordingBudget)
+      : path_(std::move(path)), fd_(fd), memory_budget_(memory_budget) {}
   absl::Status Append(sim::RecordType type, const std::string& payload);
+  // In memory: ends the open segment and drops the oldest finished ones
+  // beyond the budget.
+  void StartSegment();
 
   std::string path_;
   int fd_;  // -1: in memory
   SyncThread* sync_thread_ = nullptr;
   std::shared_ptr<SyncTarget> sync_target_;  // with sync_thread_
-  std::string memory_;
+  // In memory: the file header and header record, the finished segments
+  // oldest first (their bytes in finished_bytes_), the open one.
+  const size_t memory_budget_;
+  std::shared_ptr<const std::string> memory_head_;
+  std::deque<std::shared_ptr<const std::string>> finished_;
+  size_t finished_bytes_ = 0;
+  std::string open_;
 };
 
 }  // namespace atl::server
