@@ -51,26 +51,23 @@ TEST(ServerTest, RejectsMalformedListenAddress) {
   }
 }
 
-TEST(ServerTest, RejectsTickPriorityOutOfRange) {
-  for (int bad : {-1, 100}) {
+// Each priority option out of its range is refused naming it.
+TEST(ServerTest, RejectsPrioritiesOutOfRange) {
+  struct Case {
+    int ServerOptions::*field;
+    int bad;
+    const char* message;
+  };
+  for (const Case& c : {Case{&ServerOptions::tick_priority, -1, "tick_priority: must be 0..99"},
+                        Case{&ServerOptions::tick_priority, 100, "tick_priority: must be 0..99"},
+                        Case{&ServerOptions::io_niceness, -1, "io_niceness"},
+                        Case{&ServerOptions::io_niceness, 20, "io_niceness"}}) {
     ServerOptions options = ListenOn("127.0.0.1:0");
-    options.tick_priority = bad;
+    options.*c.field = c.bad;
     auto server = Server::Create(options);
-    ASSERT_FALSE(server.ok()) << bad;
-    EXPECT_EQ(server.status().code(), absl::StatusCode::kInvalidArgument) << bad;
-    EXPECT_NE(server.status().message().find("tick_priority: must be 0..99"), std::string::npos)
-        << server.status();
-  }
-}
-
-TEST(ServerTest, RejectsIoNicenessOutOfRange) {
-  for (int bad : {-1, 20}) {
-    ServerOptions options = ListenOn("127.0.0.1:0");
-    options.io_niceness = bad;
-    auto server = Server::Create(options);
-    ASSERT_FALSE(server.ok()) << bad;
-    EXPECT_EQ(server.status().code(), absl::StatusCode::kInvalidArgument) << bad;
-    EXPECT_NE(server.status().message().find("io_niceness"), std::string::npos);
+    ASSERT_FALSE(server.ok()) << c.message << " " << c.bad;
+    EXPECT_EQ(server.status().code(), absl::StatusCode::kInvalidArgument) << c.bad;
+    EXPECT_NE(server.status().message().find(c.message), std::string::npos) << server.status();
   }
 }
 

@@ -23,7 +23,8 @@ uint32_t PackedRgba(Color c) {
   return channel(c.r) << 24 | channel(c.g) << 16 | channel(c.b) << 8 | channel(c.a);
 }
 
-std::string Rgba(Color c) { return absl::StrFormat("#%08x", PackedRgba(c)); }
+std::string Hex(uint32_t rgba) { return absl::StrFormat("#%08x", rgba); }
+std::string Rgba(Color c) { return Hex(PackedRgba(c)); }
 
 // One layer of primitives as arrays led by a kind letter. The common ones
 // are batched by colour into SVG path data, so the page parses one path per
@@ -130,8 +131,8 @@ class JsonLayerDraw final : public DebugDraw {
     for (const Batch& b : batches_) {
       out_->BeginArray();
       out_->String(std::string_view(&b.kind, 1));
-      out_->String(Rgba(b.first));
-      if (b.kind == 'P') out_->String(Rgba(b.second));
+      out_->String(Hex(b.first));
+      if (b.kind == 'P') out_->String(Hex(b.second));
       if (b.kind == 'D') out_->Number(b.size, 1);
       out_->String(b.path);
       if (b.kind == 'P') out_->String(b.marks);
@@ -144,8 +145,7 @@ class JsonLayerDraw final : public DebugDraw {
  private:
   struct Batch {
     char kind;
-    Color first, second;
-    uint32_t first_key, second_key;
+    uint32_t first, second;  // colours, PackedRgba
     float size;
     std::string path, marks;
   };
@@ -167,12 +167,12 @@ class JsonLayerDraw final : public DebugDraw {
   Batch& BatchOf(char kind, Color first, Color second, float size) {
     const uint32_t a = PackedRgba(first), b = PackedRgba(second);
     for (Batch& batch : batches_) {
-      if (batch.kind == kind && batch.first_key == a && batch.second_key == b &&
+      if (batch.kind == kind && batch.first == a && batch.second == b &&
           batch.size == size) {
         return batch;
       }
     }
-    return batches_.emplace_back(Batch{kind, first, second, a, b, size, {}, {}});
+    return batches_.emplace_back(Batch{kind, a, b, size, {}, {}});
   }
   // Millimetres are finer than any screen shows a world.
   void Point(Vec2 p) {
