@@ -475,7 +475,7 @@ void WorldHost::Tick(absl::Duration lateness) {
       // than a queue to work through.
       collapse(out, {snapshot_for(session), frame_message});
     }
-    if (DueEvery(next, SnapshotEveryLocked(session))) {
+    if (SnapshotDueLocked(session, next)) {
       if (!out.Push(snapshot_for(session))) collapse(out, {snapshot_for(session)});
     }
     if (session.policy_due && out.Push(SendPolicyMessageLocked(session, policy_reason_))) {

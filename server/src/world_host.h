@@ -227,6 +227,13 @@ class WorldHost {
   uint32_t SnapshotEveryLocked(const Session& session) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
     return sends_reduced_ ? session.snapshot_every * kSnapshotSlowdown : session.snapshot_every;
   }
+  // Whether the session's periodic snapshot is due at tick `t`: on the
+  // phase Joined announced for its rate, and while sends are reduced only
+  // every kSnapshotSlowdown-th of those ticks, so the phase still holds.
+  bool SnapshotDueLocked(const Session& session, uint64_t t) const
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+    return (t + PhaseTicks(session.snapshot_every)) % SnapshotEveryLocked(session) == 0;
+  }
   v1::ServerMessage SendPolicyMessageLocked(const Session& session, const std::string& reason) const
       ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 

@@ -59,7 +59,7 @@ struct Watched {
   }
 };
 
-std::unique_ptr<Watched> WatchedPyramid(uint32_t outbox_capacity) {
+std::unique_ptr<Watched> WatchedPyramid(uint32_t outbox_capacity, uint32_t phase = 0) {
   v1::SceneSpec spec;
   spec.mutable_builtin()->set_name("pyramid");
   spec.mutable_builtin()->set_size(5);
@@ -71,7 +71,7 @@ std::unique_ptr<Watched> WatchedPyramid(uint32_t outbox_capacity) {
   auto w = std::make_unique<Watched>();
   std::vector<v1::SlotToken> tokens;
   absl::StatusOr<std::shared_ptr<WorldHost>> host =
-      WorldHost::Create("w", spec, *normalized, "", WorldHostOptions{}, &tokens);
+      WorldHost::Create("w", spec, *normalized, "", WorldHostOptions{.phase = phase}, &tokens);
   EXPECT_TRUE(host.ok()) << host.status();
   w->host = *host;
   w->outbox = std::make_shared<Outbox>(&w->sink, outbox_capacity);
@@ -134,6 +134,32 @@ TEST(SendPolicyTest, ALateTickSlowsSnapshotsUntilTwoSecondsOnTimeAndSaysSo) {
 
   // Every tick was stepped, late or not.
   EXPECT_EQ(w->host->tick(), 201u);
+}
+
+// While sends are reduced the periodic snapshots are a quarter of the usual
+// ones: still on the phase Joined announced.
+TEST(SendPolicyTest, ReducedSnapshotsKeepTheJoinedPhase) {
+  // A quarter of any period: phase 2 of 10 ticks, 10 of 40.
+  std::unique_ptr<Watched> w = WatchedPyramid(256, 0x40000000u);
+  ASSERT_TRUE(w->sink.messages.front().has_joined());
+  const uint32_t phase = w->sink.messages.front().joined().snapshot_phase();
+  ASSERT_EQ(phase, 2u);
+  const size_t mark = w->sink.messages.size();
+  w->host->Tick(kPeriod / 3);  // reduced from here on
+  w->Drain();
+  for (int i = 0; i < 100; ++i) {
+    w->host->Tick(absl::ZeroDuration());
+    w->Drain();
+  }
+  int snapshots = 0;
+  for (size_t i = mark; i < w->sink.messages.size(); ++i) {
+    const v1::ServerMessage& m = w->sink.messages[i];
+    if (!m.has_snapshot()) continue;
+    EXPECT_EQ((m.snapshot().tick() + phase) % (kEvery * kSnapshotSlowdown), 0u)
+        << "tick " << m.snapshot().tick();
+    ++snapshots;
+  }
+  EXPECT_EQ(snapshots, 2);  // ticks 38 and 78 of 2..102 (phase 2, every 40)
 }
 
 TEST(SendPolicyTest, ALaggingSessionIsCollapsedAtHalfItsOutboxWhileReduced) {
