@@ -87,7 +87,7 @@ struct FlagArg {
 const std::vector<CommandSpec>& AllCommands() {
   // Flags per command: what its Run* function and the helpers it calls read
   // (cli_util.cc: ServerAddress and Timeout read --server and --timeout,
-  // LoadScene --size and --seed). Only health and loadtest make channels
+  // LoadScene --size and --seed). Only health, loadtest and probe make channels
   // that honour --tls_ca.
   static const auto* const commands = new std::vector<CommandSpec>{
       {.name = "version",
@@ -258,6 +258,14 @@ const std::vector<CommandSpec>& AllCommands() {
        .example =
            "atoll loadtest --worlds=2 --bodies=40 --clients=3 --seconds=1 "
            "--scene=pyramid"},
+      {.name = "probe",
+       .summary = "time the control calls (ListWorlds, GetWorld, CreateWorld of a "
+                  "small world and its DestroyWorld) every --interval; print each "
+                  "call's count, failures, p50, p99 and max in ms as CSV",
+       .usage = "atoll probe --server=HOST:PORT [flags]",
+       .flags = {"server", "timeout", "tls_ca", "world", "interval", "seconds"},
+       .required_flags = {"server"},
+       .example = "atoll probe --server=127.0.0.1:50051 --seconds=20"},
   };
   return *commands;
 }

@@ -46,6 +46,10 @@ int RunViewCommand(const std::vector<std::string>& args);
 /// atoll query WORLD --ray=... | --aabb=... | --circle=... | --box=... |
 /// --polygon=...: one QueryService call; prints the tick and the shapes.
 int RunQueryCommand(const std::vector<std::string>& args);
+/// atoll probe --server=HOST:PORT: ListWorlds, GetWorld and CreateWorld
+/// every --interval for --seconds (0: until stdin closes); prints each
+/// call's count, failures, p50, p99 and max as CSV; exit 1 on a failure.
+int RunProbeCommand(const std::vector<std::string>& args);
 
 }  // namespace atl::cli
 

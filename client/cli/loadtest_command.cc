@@ -81,14 +81,16 @@
 #include "atoll/scene.h"
 #include "atoll/v1/session.grpc.pb.h"
 #include "atoll/v1/world.grpc.pb.h"
-#include "client/cli/control_probe.h"
+#include "client/cli/probe_process.h"
 #include "client/cli/thread_cpu.h"
 #include "client/cli/viewer_load.h"
 
 ABSL_FLAG(int32_t, worlds, 32, "loadtest: worlds to create");
 ABSL_FLAG(int32_t, bodies, 500, "loadtest: bodies per world (at least 4)");
 ABSL_FLAG(int32_t, clients, 128, "loadtest: streaming clients, spread over the worlds");
-ABSL_FLAG(int32_t, seconds, 10, "loadtest: length of the measured window, seconds");
+ABSL_FLAG(int32_t, seconds, 10,
+          "loadtest: length of the measured window; probe: how long to probe (0: until "
+          "stdin closes); seconds");
 ABSL_FLAG(int32_t, tick_hz, 60, "loadtest: tick rate of every world");
 ABSL_FLAG(int32_t, client_niceness, 19,
           "loadtest: nice increment (0..19) of the load generator itself, applied after "
@@ -484,9 +486,16 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   }
   std::fprintf(stderr, "loadtest: server %s%s\n", address.c_str(),
                child != nullptr ? " (started here)" : "");
-  // Started before the priority drops, so it keeps the caller's (it stands
-  // in for a control client on another machine).
-  ControlProbe probe;
+  const client::ChannelOptions options =
+      child != nullptr ? client::ChannelOptions() : channel_options;
+  std::vector<std::string> ids;
+  const std::string prefix = absl::StrCat("load-", getpid(), "-");
+  for (int i = 0; i < n_worlds; ++i) ids.push_back(absl::StrCat(prefix, i));
+  // Forked before the priority drops, so it keeps the caller's: it stands
+  // in for a control client on another machine (probe_process.h).
+  absl::StatusOr<std::unique_ptr<ProbeProcess>> probe =
+      ProbeProcess::Fork(address, ids[0], options.tls_ca_path);
+  if (!probe.ok()) return Fail(std::string(probe.status().message()));
   // Only this process (the server was forked before): its threads, all
   // created from here on, inherit the calling thread's nice value.
   errno = 0;
@@ -494,17 +503,13 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
     std::fprintf(stderr, "loadtest: could not lower the clients' priority\n");
   }
 
-  const client::ChannelOptions options =
-      child != nullptr ? client::ChannelOptions() : channel_options;
   auto channel = client::MakeChannel(address, options);
   if (!channel.ok()) return Fail(std::string(channel.status().message()));
   auto world_stub = v1::WorldService::NewStub(*channel);
-  std::vector<std::string> ids;
   std::vector<std::string> tokens;
-  const std::string prefix = absl::StrCat("load-", getpid(), "-");
   for (int i = 0; i < n_worlds; ++i) {
     v1::CreateWorldRequest request;
-    request.set_world_id(absl::StrCat(prefix, i));
+    request.set_world_id(ids[i]);
     request.mutable_scene()->mutable_builtin()->set_name(scene);
     request.mutable_scene()->mutable_builtin()->set_size(*size);
     request.mutable_scene()->mutable_builtin()->set_seed(static_cast<uint64_t>(i) + 1);
@@ -516,7 +521,6 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
     if (grpc::Status s = world_stub->CreateWorld(&context, request, &response); !s.ok()) {
       return Fail(std::string(client::FromGrpcStatus(s, "CreateWorld").message()));
     }
-    ids.push_back(request.world_id());
     tokens.push_back(response.tokens(0).token());
   }
 
@@ -587,13 +591,17 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   };
   absl::StatusOr<std::map<pid_t, ThreadCpu>> server_cpu0 = read_server_cpu();
   absl::StatusOr<std::map<pid_t, ThreadCpu>> client_cpu0 = ReadThreadCpu(getpid());
-  probe.Begin(address, options, ids[0], absl::Milliseconds(100));
+  (*probe)->Begin();
   const absl::Time t0 = absl::Now();
   absl::SleepFor(absl::Seconds(seconds));
   const uint64_t bytes1 = Sum(clients, &LoadClient::bytes);
   const uint64_t viewer_frames1 = viewers != nullptr ? viewers->frames() : 0;
   const absl::Time t1 = absl::Now();
-  probe.End();
+  absl::StatusOr<ProbeResults> probed = (*probe)->End();
+  if (!probed.ok()) {
+    exit_code = Fail(std::string(probed.status().message()));
+    return cleanup();
+  }
   absl::StatusOr<std::map<pid_t, ThreadCpu>> server_cpu1 = read_server_cpu();
   absl::StatusOr<std::map<pid_t, ThreadCpu>> client_cpu1 = ReadThreadCpu(getpid());
   auto after = ReadTotals(world_stub.get(), ids);
@@ -631,7 +639,8 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
     }
   }
   if (client_cpu0.ok() && client_cpu1.ok()) {
-    client_cores = CpuBetween(*client_cpu0, *client_cpu1, "", nullptr) / window_s;
+    client_cores =
+        (CpuBetween(*client_cpu0, *client_cpu1, "", nullptr) + probed->cpu_seconds) / window_s;
   }
   std::fprintf(stderr,
                "loadtest: CPU over the window, cores: server tick threads (%d) %.2f, server "
@@ -641,17 +650,12 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
                child == nullptr ? "; the server is remote, not measured" : "");
   double control_p99 = 0.0;
   int control_failures = 0;
-  const std::pair<const char*, CallTimes> calls[] = {{"ListWorlds", probe.list_worlds()},
-                                                     {"GetWorld", probe.get_world()},
-                                                     {"CreateWorld", probe.create_world()}};
-  for (const auto& [name, times] : calls) {
-    control_p99 = std::max(control_p99, Quantile(times.ms, 0.99));
-    control_failures += times.failures;
-    std::fprintf(stderr,
-                 "loadtest: %s: %zu calls, p50 %.2f ms, p99 %.2f ms, max %.2f ms, %d failed%s%s\n",
-                 name, times.ms.size() + times.failures, Quantile(times.ms, 0.5),
-                 Quantile(times.ms, 0.99), Quantile(times.ms, 1.0), times.failures,
-                 times.failures > 0 ? ", last: " : "", times.last_error.c_str());
+  for (const ProbeCall& call : probed->calls) {
+    control_p99 = std::max(control_p99, call.p99_ms);
+    control_failures += call.failed;
+    std::fprintf(stderr, "loadtest: %s: %d calls, p50 %.2f ms, p99 %.2f ms, max %.2f ms, %d failed\n",
+                 call.name.c_str(), call.calls, call.p50_ms, call.p99_ms, call.max_ms,
+                 call.failed);
   }
   if (control_failures > 0) exit_code = 1;
   const double per_client_per_s =

@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
   if (command == "query") return atl::cli::RunQueryCommand(args);
   if (command == "view") return atl::cli::RunViewCommand(args);
   if (command == "synctest") return atl::cli::RunSyncTestCommand(args);
+  if (command == "probe") return atl::cli::RunProbeCommand(args);
   if (command == "loadtest") {
     atl::client::ChannelOptions channel;
     channel.tls_ca_path = absl::GetFlag(FLAGS_tls_ca);

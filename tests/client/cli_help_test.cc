@@ -20,7 +20,7 @@ using ::atl::testing::RunCommand;
 constexpr const char* kCommands[] = {"version", "health",   "worlds",  "create",
                                      "destroy", "watch",    "bot",     "query",
                                      "verify",  "batch",    "synctest",
-                                     "loadtest", "view"};
+                                     "loadtest", "probe", "view"};
 
 // What `atoll args...` printed on one stream and its exit code (RunCommand
 // merges the two streams, so the other one goes to /dev/null in a shell).
@@ -124,7 +124,7 @@ TEST(CliHelpTest, FlagOfAnotherCommandIsRefused) {
   EXPECT_TRUE(Has(run.out, "atoll worlds: unknown flag --ticks\n")) << run.out;
   EXPECT_TRUE(Has(run.out, "usage: atoll worlds --server=HOST:PORT"))
       << run.out;
-  // --tls_ca exists, but only health and loadtest make TLS channels.
+  // --tls_ca exists, but only health, loadtest and probe make TLS channels.
   const Result tls =
       Stderr({"create", "pyramid", "--server=127.0.0.1:1", "--tls_ca=ca.pem"});
   EXPECT_EQ(tls.code, 2) << tls.out;

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -138,6 +139,73 @@ TEST(CliTest, LoadTestRunsItsOwnServerAndMeasuresTheSettledStream) {
   for (int column : {11, 12, 13}) EXPECT_GE(std::stod(row[column]), 0.0) << output;
   // World-ticks stepped with sends reduced (the overload policy): a count.
   EXPECT_GE(std::stoll(row[14]), 0) << output;
+}
+
+// `atoll probe`'s CSV rows (call,calls,failed,p50_ms,p99_ms,max_ms), by
+// call name.
+std::map<std::string, std::vector<std::string>> ProbeRows(const std::string& output) {
+  std::map<std::string, std::vector<std::string>> rows;
+  for (absl::string_view line : absl::StrSplit(output, '\n')) {
+    std::vector<std::string> f = absl::StrSplit(line, ',');
+    if (f.size() == 6 && f[0] != "call") rows[f[0]] = std::move(f);
+  }
+  return rows;
+}
+
+TEST(CliTest, ProbeTimesTheControlCallsAndLeavesNoWorldBehind) {
+  auto server = ServerProcess::Start();
+  ASSERT_TRUE(server.ok()) << server.status();
+  const std::string flag = "--server=" + (*server)->address();
+  std::string output;
+  // Nothing for GetWorld to ask for yet: one line saying so.
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "probe", flag, "--seconds=1"}, &output), 1);
+  EXPECT_NE(output.find("has no world for GetWorld"), std::string::npos) << output;
+  ASSERT_EQ(RunCommand({BinaryPath("atoll"), "create", "pyramid", flag, "--id=pyr", "--size=4"},
+                       &output),
+            0)
+      << output;
+
+  ASSERT_EQ(RunCommand({BinaryPath("atoll"), "probe", flag, "--seconds=1", "--interval=50ms"},
+                       &output),
+            0)
+      << output;
+  const auto rows = ProbeRows(output);
+  ASSERT_EQ(rows.size(), 3u) << output;
+  for (const char* call : {"ListWorlds", "GetWorld", "CreateWorld"}) {
+    ASSERT_TRUE(rows.count(call)) << call << output;
+    const std::vector<std::string>& row = rows.at(call);
+    // About 20 rounds in 1 s at 50 ms (fewer on a busy machine), none failed.
+    EXPECT_GE(std::stoi(row[1]), 5) << output;
+    EXPECT_EQ(row[2], "0") << output;
+    const double p50 = std::stod(row[3]), p99 = std::stod(row[4]), max = std::stod(row[5]);
+    EXPECT_GT(p50, 0.0) << output;
+    EXPECT_LE(p50, p99) << output;
+    EXPECT_LE(p99, max) << output;
+  }
+  // Each world it created was destroyed again.
+  ASSERT_EQ(RunCommand({BinaryPath("atoll"), "worlds", flag}, &output), 0) << output;
+  EXPECT_NE(output.find("pyr "), std::string::npos) << output;
+  EXPECT_EQ(output.find("probe-"), std::string::npos) << output;
+
+  // A server that is gone: every call fails, exit 1, the error named.
+  (*server)->StopWith(SIGKILL);
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "probe", flag, "--world=pyr", "--seconds=1"},
+                       &output),
+            1);
+  EXPECT_NE(output.find("ListWorlds: "), std::string::npos) << output;
+  EXPECT_NE(output.find("failed, last: 14 "), std::string::npos) << output;  // UNAVAILABLE
+}
+
+TEST(CliTest, ProbeRefusesBadFlagsBeforeConnecting) {
+  std::string output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "probe", "--server=127.0.0.1:1", "--interval=0s"},
+                       &output),
+            2);
+  EXPECT_NE(output.find("--interval"), std::string::npos) << output;
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "probe", "--server=127.0.0.1:1", "--seconds=-1"},
+                       &output),
+            2);
+  EXPECT_NE(output.find("--seconds"), std::string::npos) << output;
 }
 
 TEST(CliTest, LoadTestRefusesBadFlagsBeforeStartingAnything) {
