@@ -56,6 +56,7 @@
 #include "atoll/executor.h"
 #include "atoll/scene.h"
 #include "command.h"
+#include "dynamics/contact_solver.h"
 
 namespace atl::bench {
 namespace {
@@ -167,6 +168,9 @@ constexpr Flag kV3Flags[] = {
     {"runs", "3", "runs per scene and thread count: best_ms is the fastest, median_ms their median"},
     {"baseline", "",
      "box2d-v3-bench's CSV: append its ms_per_step and Atoll's over it (empty: no comparison)"},
+    {"contact_lanes", "8",
+     "8: the contact passes eight lanes wide where the CPU has AVX (the engine's default); 4: "
+     "four lanes, for comparison (the same results)"},
 };
 
 int RunV3(const std::vector<std::string>& raw) {
@@ -192,6 +196,13 @@ int RunV3(const std::vector<std::string>& raw) {
   if (!runs.ok() || *runs < 1) {
     return Refuse(absl::StrCat("--runs wants an integer >= 1, got '", args->Get("runs", ""), "'"));
   }
+  const std::string lanes = args->Get("contact_lanes", "8");
+  if (lanes != "8" && lanes != "4") {
+    return Refuse(absl::StrCat("--contact_lanes wants 8 or 4, got '", lanes, "'"));
+  }
+  EnableWideContacts(lanes == "8");
+  std::fprintf(stderr, "atoll-bench v3: contact passes %s lanes wide\n",
+               WideContactsEnabled() ? "eight" : "four");
   Baseline baseline;
   const bool compare = args->Has("baseline");
   if (compare) {

@@ -1,10 +1,12 @@
 #include "dynamics/contact_solver.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "atoll/constants.h"
 #include "core/float4.h"
 #include "dynamics/constraint_colours.h"
+#include "dynamics/contact_kernels.h"
 #include "dynamics/island.h"
 #include "dynamics/solver_body4.h"
 #include "world/world_state.h"
@@ -12,30 +14,8 @@
 namespace atl {
 namespace {
 
-// The velocity of a body's anchor point r: v + w x r.
-struct Velocity {
-  Float4 x, y;
-};
-ATOLL_INLINE Velocity PointVelocity(const Bodies4& b, Float4 rx, Float4 ry) {
-  // Cross(w, r) = {-w * r.y, w * r.x}.
-  return {b.vx + (-b.w) * ry, b.vy + b.w * rx};
-}
-
-// v -= m * p and w -= i * cross(r, p) on side a, the opposite on side b.
-// A lane without the point applies a zero impulse: PrepareContact zeroes
-// every field of a missing point (masses, impulses, anchors), so its
-// impulse comes out zero and adding it changes nothing (up to the sign of
-// a zero velocity), which saves masking the common case.
-ATOLL_INLINE void ApplyImpulse(Float4 px, Float4 py, Float4 ma, Float4 ia, Float4 rax,
-                               Float4 ray, Float4 mb, Float4 ib, Float4 rbx, Float4 rby,
-                               Bodies4* a, Bodies4* b) {
-  a->vx = a->vx - ma * px;
-  a->vy = a->vy - ma * py;
-  a->w = a->w - ia * (rax * py - ray * px);
-  b->vx = b->vx + mb * px;
-  b->vy = b->vy + mb * py;
-  b->w = b->w + ib * (rbx * py - rby * px);
-}
+using contact_kernels::PointVelocity;
+using contact_kernels::Velocity;
 
 // The same in the lanes of `active` only (restitution, which skips points
 // that exist).
@@ -60,130 +40,37 @@ void ClearPointLane(ContactGroup* g, int32_t j, int32_t lane) {
   cp.normal_mass[lane] = cp.tangent_mass[lane] = 0.0f;
 }
 
-void WarmStart(const ContactGroup& g, SolverBody* bodies) {
-  Bodies4 a, b;
-  GatherVelocities(bodies, g.index_a, &a);
-  GatherVelocities(bodies, g.index_b, &b);
-  const Float4 ma = Load4(g.inv_mass_a), ia = Load4(g.inv_inertia_a);
-  const Float4 mb = Load4(g.inv_mass_b), ib = Load4(g.inv_inertia_b);
-  const Float4 nx = Load4(g.normal_x), ny = Load4(g.normal_y);
-  // t = RightPerp(n).
-  const Float4 tx = ny, ty = -nx;
-  for (int32_t j = 0; j < 2; ++j) {
-    if (!AnyLane(MaskFromLanes(g.has_point[j]))) continue;
-    const ContactGroup::Points& cp = g.points[j];
-    const Float4 ni = Load4(cp.normal_impulse), ti = Load4(cp.tangent_impulse);
-    // p = ni * n + ti * t.
-    const Float4 px = ni * nx + ti * tx;
-    const Float4 py = ni * ny + ti * ty;
-    ApplyImpulse(px, py, ma, ia, Load4(cp.anchor_ax), Load4(cp.anchor_ay), mb, ib,
-                 Load4(cp.anchor_bx), Load4(cp.anchor_by), &a, &b);
+// Four lanes over one group (contact_kernels.h).
+struct Lanes4 {
+  using F = Float4;
+  using M = Mask4;
+  using B = Bodies4;
+  static F Splat(float x) { return Splat4(x); }
+  static F Max(F a, F b) { return Max4(a, b); }
+  static F Min(F a, F b) { return Min4(a, b); }
+  static F Select(M m, F a, F b) { return atl::Select(m, a, b); }
+
+  F Load(const float (ContactGroup::*field)[4]) const { return Load4(group->*field); }
+  F LoadPoint(int32_t j, const float (ContactGroup::Points::*field)[4]) const {
+    return Load4(group->points[j].*field);
   }
-  Scatter(bodies, g.index_a, g.moves_a, a);
-  Scatter(bodies, g.index_b, g.moves_b, b);
-}
-
-void Solve(ContactGroup* group, SolverBody* bodies, const Softness& softness, float inv_h,
-           bool use_bias) {
-  ContactGroup& g = *group;
-  Bodies4 a, b;
-  Gather(bodies, g.index_a, &a);
-  Gather(bodies, g.index_b, &b);
-  const Float4 ma = Load4(g.inv_mass_a), ia = Load4(g.inv_inertia_a);
-  const Float4 mb = Load4(g.inv_mass_b), ib = Load4(g.inv_inertia_b);
-  const Float4 nx = Load4(g.normal_x), ny = Load4(g.normal_y);
-  const Float4 tx = ny, ty = -nx;
-  const Float4 zero = Splat4(0.0f), one = Splat4(1.0f);
-  const Float4 inv_h4 = Splat4(inv_h);
-  const Float4 bias_rate = Splat4(softness.bias_rate);
-  const Float4 soft_mass_scale = Splat4(softness.mass_scale);
-  const Float4 soft_impulse_scale = Splat4(softness.impulse_scale);
-  const Float4 min_bias = -Load4(g.max_push);
-  const Float4 push_depth = Splat4(-kPushDepth);
-  // Motion of the bodies since the step began.
-  const Float4 dpx = b.dpx - a.dpx, dpy = b.dpy - a.dpy;
-  Float4 moved_x[2], moved_y[2];  // relative anchor motion per point
-  bool any_point[2];
-
-  for (int32_t j = 0; j < 2; ++j) {
-    any_point[j] = AnyLane(MaskFromLanes(g.has_point[j]));
-    if (!any_point[j]) continue;
-    ContactGroup::Points& cp = g.points[j];
-    const Float4 rax = Load4(cp.anchor_ax), ray = Load4(cp.anchor_ay);
-    const Float4 rbx = Load4(cp.anchor_bx), rby = Load4(cp.anchor_by);
-    // Separation from how the anchors moved since the step began; the
-    // velocity Jacobian keeps the step-start anchors, consistent with the
-    // effective mass computed in PrepareContact.
-    // d = dp + (RotateVector(qb, rb) - RotateVector(qa, ra)).
-    const Float4 rot_bx = b.qc * rbx - b.qs * rby, rot_by = b.qs * rbx + b.qc * rby;
-    const Float4 rot_ax = a.qc * rax - a.qs * ray, rot_ay = a.qs * rax + a.qc * ray;
-    const Float4 dx = dpx + (rot_bx - rot_ax), dy = dpy + (rot_by - rot_ay);
-    moved_x[j] = dx;
-    moved_y[j] = dy;
-    const Float4 s = (nx * dx + ny * dy) + Load4(cp.base_separation);
-
-    // Speculative (s > 0): allow closing the gap within this substep, no
-    // more. Overlap, with bias: soft push-out, capped.
-    const Mask4 speculative = s > zero;
-    Float4 bias, mass_scale, impulse_scale;
-    if (use_bias) {
-      // A push-out contact's overlap beyond kPushDepth is PushContacts' to
-      // remove: there the contact only stops the bodies approaching,
-      // rigidly, so it carries any load without sinking further.
-      const Mask4 deep = MaskFromLanes(g.push_out) && s < push_depth;
-      const Mask4 rigid = speculative || deep;
-      const Float4 push = Select(deep, zero, Max4(bias_rate * s, min_bias));
-      bias = Select(speculative, s * inv_h4, push);
-      mass_scale = Select(rigid, one, soft_mass_scale);
-      impulse_scale = Select(rigid, zero, soft_impulse_scale);
-    } else {
-      // s > 0 ? s / h : 0, exactly: with inv_h > 0 the product is positive
-      // only when s is, and otherwise zero or negative.
-      bias = Max4(s * inv_h4, zero);
-      mass_scale = one;
-      impulse_scale = zero;
-    }
-    const Velocity vb = PointVelocity(b, rbx, rby);
-    const Velocity va = PointVelocity(a, rax, ray);
-    const Float4 vn = (vb.x - va.x) * nx + (vb.y - va.y) * ny;
-    const Float4 ni = Load4(cp.normal_impulse);
-    Float4 impulse = -Load4(cp.normal_mass) * mass_scale * (vn + bias) - impulse_scale * ni;
-    const Float4 accumulated = Max4(ni + impulse, zero);
-    impulse = accumulated - ni;
-    Store4(cp.normal_impulse, accumulated);
-    Store4(cp.max_normal_impulse, Max4(Load4(cp.max_normal_impulse), impulse));
-    ApplyImpulse(impulse * nx, impulse * ny, ma, ia, rax, ray, mb, ib, rbx, rby, &a, &b);
+  void StorePoint(int32_t j, float (ContactGroup::Points::*field)[4], F v) const {
+    Store4(group->points[j].*field, v);
+  }
+  M MaskOf(const uint8_t (ContactGroup::*field)[4]) const { return MaskFromLanes(group->*field); }
+  void Gather(const SolverBody* bodies, int side, B* b) const {
+    atl::Gather(bodies, side == 0 ? group->index_a : group->index_b, b);
+  }
+  void GatherVelocities(const SolverBody* bodies, int side, B* b) const {
+    atl::GatherVelocities(bodies, side == 0 ? group->index_a : group->index_b, b);
+  }
+  void Scatter(SolverBody* bodies, int side, const B& b) const {
+    atl::Scatter(bodies, side == 0 ? group->index_a : group->index_b,
+                 side == 0 ? group->moves_a : group->moves_b, b);
   }
 
-  const Float4 friction = Load4(g.friction);
-  for (int32_t j = 0; j < 2; ++j) {
-    if (!any_point[j]) continue;
-    ContactGroup::Points& cp = g.points[j];
-    const Float4 rax = Load4(cp.anchor_ax), ray = Load4(cp.anchor_ay);
-    const Float4 rbx = Load4(cp.anchor_bx), rby = Load4(cp.anchor_by);
-    const Velocity vb = PointVelocity(b, rbx, rby);
-    const Velocity va = PointVelocity(a, rax, ray);
-    Float4 vt = (vb.x - va.x) * tx + (vb.y - va.y) * ty;
-    if (use_bias) {
-      // Anchor drift along the surface since the step began (the normal
-      // loop's anchor motion: the rotations have not changed).
-      const Float4 wx = moved_x[j] - (rbx - rax), wy = moved_y[j] - (rby - ray);
-      vt = vt + bias_rate * (tx * wx + ty * wy);
-    }
-    const Float4 ti = Load4(cp.tangent_impulse);
-    const Float4 limit = friction * Load4(cp.normal_impulse);
-    Float4 impulse = -Load4(cp.tangent_mass) * vt;
-    // Clamp(ti + impulse, -limit, limit) of atoll/math.h (the inner
-    // choice is Min(limit, x) exactly).
-    const Float4 unclamped = ti + impulse;
-    const Float4 accumulated = Select(unclamped < -limit, -limit, Min4(limit, unclamped));
-    impulse = accumulated - ti;
-    Store4(cp.tangent_impulse, accumulated);
-    ApplyImpulse(impulse * tx, impulse * ty, ma, ia, rax, ray, mb, ib, rbx, rby, &a, &b);
-  }
-  Scatter(bodies, g.index_a, g.moves_a, a);
-  Scatter(bodies, g.index_b, g.moves_b, b);
-}
+  ContactGroup* group;
+};
 
 void Restitution(ContactGroup* group, SolverBody* bodies, float threshold) {
   ContactGroup& g = *group;
@@ -209,8 +96,8 @@ void Restitution(ContactGroup* group, SolverBody* bodies, float threshold) {
     if (!AnyLane(active)) continue;
     const Float4 rax = Load4(cp.anchor_ax), ray = Load4(cp.anchor_ay);
     const Float4 rbx = Load4(cp.anchor_bx), rby = Load4(cp.anchor_by);
-    const Velocity vb = PointVelocity(b, rbx, rby);
-    const Velocity va = PointVelocity(a, rax, ray);
+    const Velocity<Float4> vb = PointVelocity(b, rbx, rby);
+    const Velocity<Float4> va = PointVelocity(a, rax, ray);
     const Float4 vn = (vb.x - va.x) * nx + (vb.y - va.y) * ny;
     const Float4 ni = Load4(cp.normal_impulse);
     Float4 impulse = -Load4(cp.normal_mass) * (vn + restitution * relative_velocity);
@@ -355,11 +242,34 @@ bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,
   return push;
 }
 
-void WarmStartContacts(const ContactGroup& g, SolverBody* bodies) { WarmStart(g, bodies); }
+void WarmStartContacts(const ContactGroup& g, SolverBody* bodies) {
+  bool any_point[2];
+  AnyPoints(g, any_point);
+  contact_kernels::WarmStart(Lanes4{const_cast<ContactGroup*>(&g)}, any_point, bodies);
+}
 
 void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness, float inv_h,
                    bool use_bias) {
-  Solve(group, bodies, softness, inv_h, use_bias);
+  bool any_point[2];
+  AnyPoints(*group, any_point);
+  contact_kernels::Solve(Lanes4{group}, any_point, bodies, softness, inv_h, use_bias);
+}
+
+namespace {
+
+bool AvxUsable() { return CompiledWithAvx() && __builtin_cpu_supports("avx"); }
+
+std::atomic<bool>& WideContacts() {
+  static std::atomic<bool> wide{AvxUsable()};
+  return wide;
+}
+
+}  // namespace
+
+bool WideContactsEnabled() { return WideContacts().load(std::memory_order_relaxed); }
+
+void EnableWideContacts(bool enabled) {
+  WideContacts().store(enabled && AvxUsable(), std::memory_order_relaxed);
 }
 
 void PushContacts(const ContactGroup& g, const SolverBody* bodies, Vec2* push, float inv_h,

@@ -72,6 +72,7 @@
 #define ATOLL_DYNAMICS_CONTACT_SOLVER_H_
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "atoll/constants.h"
@@ -142,6 +143,17 @@ struct ContactGroup {
   } points[2];
 };
 
+/// Whether some lane of the group has manifold point j, for j = 0 and 1:
+/// the passes skip a point no lane has. (Always inlined: the AVX solver
+/// calls it too, contact_kernels.h.)
+inline __attribute__((always_inline)) void AnyPoints(const ContactGroup& g, bool any[2]) {
+  for (int32_t j = 0; j < 2; ++j) {
+    uint32_t lanes;
+    std::memcpy(&lanes, g.has_point[j], sizeof(lanes));
+    any[j] = lanes != 0;
+  }
+}
+
 /// Lists, in contact index order, the touching non-sensor contacts with a
 /// dynamic body in the solver (`slot_of_body` and `params` map bodies to
 /// solver slots, -1 outside the solver) and their bodies' slots, two per
@@ -192,6 +204,23 @@ void WarmStartContacts(const ContactGroup& group, SolverBody* bodies);
 /// out, only velocity solved.
 void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness,
                    float inv_h, bool use_bias);
+
+/// WarmStartContacts and SolveContacts over groups [begin, end) of one
+/// colour (not the overflow, whose groups share bodies): two groups, eight
+/// lanes, at a time (contact_solver_avx.cc), bit for bit the same as the
+/// groups one after the other. Call only when WideContactsEnabled().
+void WarmStartContactRange(ContactGroup* groups, int32_t begin, int32_t end, SolverBody* bodies);
+void SolveContactRange(ContactGroup* groups, int32_t begin, int32_t end, SolverBody* bodies,
+                       const Softness& softness, float inv_h, bool use_bias);
+
+/// Whether contact_solver_avx.cc was compiled for AVX (x86-64 builds).
+bool CompiledWithAvx();
+/// Whether the solver runs the ranges above: compiled for AVX, this CPU
+/// has it, and not switched off. The results are the same either way;
+/// EnableWideContacts(false) is for the tests that prove it (and
+/// EnableWideContacts(true) does nothing where AVX is missing).
+bool WideContactsEnabled();
+void EnableWideContacts(bool enabled);
 
 /// One Gauss-Seidel iteration of the push-out (see the overview): reads
 /// the bodies' motion since the step began, and adds to `push` (per solver

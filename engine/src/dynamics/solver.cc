@@ -719,6 +719,10 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   prepare.deep = s->deep_contacts.data();
   prepare.max_push = push;
   prepare.static_slot = static_slot;
+  // The colours' groups (not the overflow's, which share bodies) two at a
+  // time where the CPU has AVX: the same results (contact_solver_avx.cc).
+  const bool wide_contacts = WideContactsEnabled();
+  const int32_t overflow_begin = group_starts[ConstraintColours::kColourCount];
   run.Run(ex, /*serial=*/SmallSolve(run), [&](const StageRunner::Stage& stage, int32_t begin,
                                               int32_t end) {
     switch (stage.tag) {
@@ -774,6 +778,10 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         break;
       }
       case kWarmStartContacts:
+        if (wide_contacts && begin < overflow_begin) {
+          WarmStartContactRange(groups, begin, end, bodies);
+          break;
+        }
         for (int32_t g = begin; g < end; ++g) {
           WarmStartContacts(groups[g], bodies);
         }
@@ -796,6 +804,10 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
       case kSolveContacts:
       case kRelaxContacts: {
         const bool use_bias = stage.tag == kSolveContacts;
+        if (wide_contacts && begin < overflow_begin) {
+          SolveContactRange(groups, begin, end, bodies, softness, inv_h, use_bias);
+          break;
+        }
         for (int32_t g = begin; g < end; ++g) {
           SolveContacts(&groups[g], bodies, softness, inv_h, use_bias);
         }
