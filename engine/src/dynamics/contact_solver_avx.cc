@@ -80,6 +80,17 @@ ATOLL_AVX void Transpose8(__m256 r[8]) {
   r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
 }
 
+// Rows r[0..3] become columns within each 128-bit half (a 4x4 transpose
+// of the low halves and one of the high halves).
+ATOLL_AVX void TransposeHalves(__m256 r[4]) {
+  const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+  const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+  r[0] = _mm256_shuffle_ps(t0, t2, 0x44);
+  r[1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+  r[2] = _mm256_shuffle_ps(t1, t3, 0x44);
+  r[3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+}
+
 // Eight lanes over two groups: lanes 0-3 are the first's, 4-7 the second's.
 struct Lanes8 {
   using F = Float8;
@@ -123,39 +134,39 @@ struct Lanes8 {
     Transpose8(r);
     *b = {{r[0]}, {r[1]}, {r[2]}, {r[3]}, {r[4]}, {r[5]}, {r[6]}, {r[7]}};
   }
+  // Row k holds body k of the first group in its low half and body k of
+  // the second in its high half; a transpose within each half turns the
+  // rows into the velocity columns of all eight lanes.
   ATOLL_AVX void GatherVelocities(const SolverBody* bodies, int side, B* b) const {
     const int32_t* i0 = Index(g0, side);
     const int32_t* i1 = Index(g1, side);
-    __m128 lo[4], hi[4];
+    __m256 r[4];
     for (int k = 0; k < 4; ++k) {
-      lo[k] = _mm_loadu_ps(reinterpret_cast<const float*>(bodies + i0[k]));
-      hi[k] = _mm_loadu_ps(reinterpret_cast<const float*>(bodies + i1[k]));
+      r[k] = Combine(_mm_loadu_ps(reinterpret_cast<const float*>(bodies + i0[k])),
+                     _mm_loadu_ps(reinterpret_cast<const float*>(bodies + i1[k])));
     }
-    _MM_TRANSPOSE4_PS(lo[0], lo[1], lo[2], lo[3]);
-    _MM_TRANSPOSE4_PS(hi[0], hi[1], hi[2], hi[3]);
-    b->vx = {Combine(lo[0], hi[0])};
-    b->vy = {Combine(lo[1], hi[1])};
-    b->w = {Combine(lo[2], hi[2])};
-    b->pushed = {Combine(lo[3], hi[3])};
+    TransposeHalves(r);
+    b->vx = {r[0]};
+    b->vy = {r[1]};
+    b->w = {r[2]};
+    b->pushed = {r[3]};
   }
   // The velocities of the bodies the constraints move; the passes change
   // nothing else.
   ATOLL_AVX void Scatter(SolverBody* bodies, int side, const B& b) const {
-    __m128 lo[4] = {_mm256_castps256_ps128(b.vx.v), _mm256_castps256_ps128(b.vy.v),
-                    _mm256_castps256_ps128(b.w.v), _mm256_castps256_ps128(b.pushed.v)};
-    __m128 hi[4] = {_mm256_extractf128_ps(b.vx.v, 1), _mm256_extractf128_ps(b.vy.v, 1),
-                    _mm256_extractf128_ps(b.w.v, 1), _mm256_extractf128_ps(b.pushed.v, 1)};
-    _MM_TRANSPOSE4_PS(lo[0], lo[1], lo[2], lo[3]);
-    _MM_TRANSPOSE4_PS(hi[0], hi[1], hi[2], hi[3]);
+    __m256 r[4] = {b.vx.v, b.vy.v, b.w.v, b.pushed.v};
+    TransposeHalves(r);
     const int32_t* i0 = Index(g0, side);
     const int32_t* i1 = Index(g1, side);
     const uint8_t* m0 = side == 0 ? g0->moves_a : g0->moves_b;
     const uint8_t* m1 = side == 0 ? g1->moves_a : g1->moves_b;
     for (int k = 0; k < 4; ++k) {
-      if (m0[k] != 0) _mm_storeu_ps(reinterpret_cast<float*>(bodies + i0[k]), lo[k]);
-    }
-    for (int k = 0; k < 4; ++k) {
-      if (m1[k] != 0) _mm_storeu_ps(reinterpret_cast<float*>(bodies + i1[k]), hi[k]);
+      if (m0[k] != 0) {
+        _mm_storeu_ps(reinterpret_cast<float*>(bodies + i0[k]), _mm256_castps256_ps128(r[k]));
+      }
+      if (m1[k] != 0) {
+        _mm_storeu_ps(reinterpret_cast<float*>(bodies + i1[k]), _mm256_extractf128_ps(r[k], 1));
+      }
     }
   }
 
