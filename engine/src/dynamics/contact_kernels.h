@@ -26,8 +26,7 @@
 #include "atoll/constants.h"
 #include "dynamics/contact_solver.h"
 #include "dynamics/solver_body.h"
-
-#define ATOLL_KERNEL inline __attribute__((always_inline))
+#include "dynamics/solver_body4.h"  // ATOLL_INLINE
 
 namespace atl::contact_kernels {
 
@@ -37,7 +36,7 @@ struct Velocity {
   F x, y;
 };
 template <typename F, typename B>
-ATOLL_KERNEL Velocity<F> PointVelocity(const B& b, F rx, F ry) {
+ATOLL_INLINE Velocity<F> PointVelocity(const B& b, F rx, F ry) {
   // Cross(w, r) = {-w * r.y, w * r.x}.
   return {b.vx + (-b.w) * ry, b.vy + b.w * rx};
 }
@@ -48,7 +47,7 @@ ATOLL_KERNEL Velocity<F> PointVelocity(const B& b, F rx, F ry) {
 // impulse comes out zero and adding it changes nothing (up to the sign of
 // a zero velocity), which saves masking the common case.
 template <typename F, typename B>
-ATOLL_KERNEL void ApplyImpulse(F px, F py, F ma, F ia, F rax, F ray, F mb, F ib, F rbx, F rby,
+ATOLL_INLINE void ApplyImpulse(F px, F py, F ma, F ia, F rax, F ray, F mb, F ib, F rbx, F rby,
                                B* a, B* b) {
   a->vx = a->vx - ma * px;
   a->vy = a->vy - ma * py;
@@ -61,7 +60,7 @@ ATOLL_KERNEL void ApplyImpulse(F px, F py, F ma, F ia, F rax, F ray, F mb, F ib,
 // Applies the accumulated impulses (warm start). `any_point[j]`: whether
 // some lane has manifold point j (a point no lane has is skipped).
 template <typename L>
-ATOLL_KERNEL void WarmStart(const L& g, const bool any_point[2], SolverBody* bodies) {
+ATOLL_INLINE void WarmStart(const L& g, const bool any_point[2], SolverBody* bodies) {
   using F = typename L::F;
   using Points = ContactGroup::Points;
   typename L::B a, b;
@@ -89,7 +88,7 @@ ATOLL_KERNEL void WarmStart(const L& g, const bool any_point[2], SolverBody* bod
 
 // One Gauss-Seidel iteration (SolveContacts in contact_solver.h).
 template <typename L>
-ATOLL_KERNEL void Solve(const L& g, const bool any_point[2], SolverBody* bodies,
+ATOLL_INLINE void Solve(const L& g, const bool any_point[2], SolverBody* bodies,
                         const Softness& softness, float inv_h, bool use_bias) {
   using F = typename L::F;
   using M = typename L::M;

@@ -31,8 +31,6 @@ namespace atl {
 #if defined(__AVX__)
 namespace {
 
-#define ATOLL_AVX inline __attribute__((always_inline))
-
 struct Float8 {
   __m256 v;
 };
@@ -40,17 +38,17 @@ struct Mask8 {
   __m256 v;
 };
 
-ATOLL_AVX Float8 operator+(Float8 a, Float8 b) { return {_mm256_add_ps(a.v, b.v)}; }
-ATOLL_AVX Float8 operator-(Float8 a, Float8 b) { return {_mm256_sub_ps(a.v, b.v)}; }
-ATOLL_AVX Float8 operator*(Float8 a, Float8 b) { return {_mm256_mul_ps(a.v, b.v)}; }
-ATOLL_AVX Float8 operator-(Float8 a) { return {_mm256_xor_ps(a.v, _mm256_set1_ps(-0.0f))}; }
+ATOLL_INLINE Float8 operator+(Float8 a, Float8 b) { return {_mm256_add_ps(a.v, b.v)}; }
+ATOLL_INLINE Float8 operator-(Float8 a, Float8 b) { return {_mm256_sub_ps(a.v, b.v)}; }
+ATOLL_INLINE Float8 operator*(Float8 a, Float8 b) { return {_mm256_mul_ps(a.v, b.v)}; }
+ATOLL_INLINE Float8 operator-(Float8 a) { return {_mm256_xor_ps(a.v, _mm256_set1_ps(-0.0f))}; }
 // cmpltps and cmpgtps: ordered, false where either is NaN.
-ATOLL_AVX Mask8 operator<(Float8 a, Float8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LT_OS)}; }
-ATOLL_AVX Mask8 operator>(Float8 a, Float8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_GT_OS)}; }
-ATOLL_AVX Mask8 operator||(Mask8 a, Mask8 b) { return {_mm256_or_ps(a.v, b.v)}; }
-ATOLL_AVX Mask8 operator&&(Mask8 a, Mask8 b) { return {_mm256_and_ps(a.v, b.v)}; }
+ATOLL_INLINE Mask8 operator<(Float8 a, Float8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_LT_OS)}; }
+ATOLL_INLINE Mask8 operator>(Float8 a, Float8 b) { return {_mm256_cmp_ps(a.v, b.v, _CMP_GT_OS)}; }
+ATOLL_INLINE Mask8 operator||(Mask8 a, Mask8 b) { return {_mm256_or_ps(a.v, b.v)}; }
+ATOLL_INLINE Mask8 operator&&(Mask8 a, Mask8 b) { return {_mm256_and_ps(a.v, b.v)}; }
 
-ATOLL_AVX __m256 Combine(__m128 lo, __m128 hi) {
+ATOLL_INLINE __m256 Combine(__m128 lo, __m128 hi) {
   return _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
 }
 
@@ -61,7 +59,7 @@ struct Bodies8 {
 };
 
 // Rows r[0..7] (eight floats each) become columns.
-ATOLL_AVX void Transpose8(__m256 r[8]) {
+ATOLL_INLINE void Transpose8(__m256 r[8]) {
   const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
   const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
   const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
@@ -82,7 +80,7 @@ ATOLL_AVX void Transpose8(__m256 r[8]) {
 
 // Rows r[0..3] become columns within each 128-bit half (a 4x4 transpose
 // of the low halves and one of the high halves).
-ATOLL_AVX void TransposeHalves(__m256 r[4]) {
+ATOLL_INLINE void TransposeHalves(__m256 r[4]) {
   const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
   const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
   r[0] = _mm256_shuffle_ps(t0, t2, 0x44);
@@ -96,34 +94,34 @@ struct Lanes8 {
   using F = Float8;
   using M = Mask8;
   using B = Bodies8;
-  static ATOLL_AVX F Splat(float x) { return {_mm256_set1_ps(x)}; }
-  static ATOLL_AVX F Max(F a, F b) { return {_mm256_max_ps(a.v, b.v)}; }
-  static ATOLL_AVX F Min(F a, F b) { return {_mm256_min_ps(a.v, b.v)}; }
-  static ATOLL_AVX F Select(M m, F a, F b) {
+  static ATOLL_INLINE F Splat(float x) { return {_mm256_set1_ps(x)}; }
+  static ATOLL_INLINE F Max(F a, F b) { return {_mm256_max_ps(a.v, b.v)}; }
+  static ATOLL_INLINE F Min(F a, F b) { return {_mm256_min_ps(a.v, b.v)}; }
+  static ATOLL_INLINE F Select(M m, F a, F b) {
     return {_mm256_or_ps(_mm256_and_ps(m.v, a.v), _mm256_andnot_ps(m.v, b.v))};
   }
 
-  ATOLL_AVX F Load(const float (ContactGroup::*field)[4]) const {
+  ATOLL_INLINE F Load(const float (ContactGroup::*field)[4]) const {
     return {Combine(_mm_loadu_ps(g0->*field), _mm_loadu_ps(g1->*field))};
   }
-  ATOLL_AVX F LoadPoint(int32_t j, const float (ContactGroup::Points::*field)[4]) const {
+  ATOLL_INLINE F LoadPoint(int32_t j, const float (ContactGroup::Points::*field)[4]) const {
     return {Combine(_mm_loadu_ps(g0->points[j].*field), _mm_loadu_ps(g1->points[j].*field))};
   }
-  ATOLL_AVX void StorePoint(int32_t j, float (ContactGroup::Points::*field)[4], F v) const {
+  ATOLL_INLINE void StorePoint(int32_t j, float (ContactGroup::Points::*field)[4], F v) const {
     _mm_storeu_ps(g0->points[j].*field, _mm256_castps256_ps128(v.v));
     _mm_storeu_ps(g1->points[j].*field, _mm256_extractf128_ps(v.v, 1));
   }
-  ATOLL_AVX M MaskOf(const uint8_t (ContactGroup::*field)[4]) const {
+  ATOLL_INLINE M MaskOf(const uint8_t (ContactGroup::*field)[4]) const {
     const uint8_t* a = g0->*field;
     const uint8_t* b = g1->*field;
     return {_mm256_castsi256_ps(_mm256_set_epi32(
         b[3] ? -1 : 0, b[2] ? -1 : 0, b[1] ? -1 : 0, b[0] ? -1 : 0, a[3] ? -1 : 0,
         a[2] ? -1 : 0, a[1] ? -1 : 0, a[0] ? -1 : 0))};
   }
-  ATOLL_AVX const int32_t* Index(const ContactGroup* g, int side) const {
+  ATOLL_INLINE const int32_t* Index(const ContactGroup* g, int side) const {
     return side == 0 ? g->index_a : g->index_b;
   }
-  ATOLL_AVX void Gather(const SolverBody* bodies, int side, B* b) const {
+  ATOLL_INLINE void Gather(const SolverBody* bodies, int side, B* b) const {
     const int32_t* i0 = Index(g0, side);
     const int32_t* i1 = Index(g1, side);
     __m256 r[8];
@@ -137,7 +135,7 @@ struct Lanes8 {
   // Row k holds body k of the first group in its low half and body k of
   // the second in its high half; a transpose within each half turns the
   // rows into the velocity columns of all eight lanes.
-  ATOLL_AVX void GatherVelocities(const SolverBody* bodies, int side, B* b) const {
+  ATOLL_INLINE void GatherVelocities(const SolverBody* bodies, int side, B* b) const {
     const int32_t* i0 = Index(g0, side);
     const int32_t* i1 = Index(g1, side);
     __m256 r[4];
@@ -153,7 +151,7 @@ struct Lanes8 {
   }
   // The velocities of the bodies the constraints move; the passes change
   // nothing else.
-  ATOLL_AVX void Scatter(SolverBody* bodies, int side, const B& b) const {
+  ATOLL_INLINE void Scatter(SolverBody* bodies, int side, const B& b) const {
     __m256 r[4] = {b.vx.v, b.vy.v, b.w.v, b.pushed.v};
     TransposeHalves(r);
     const int32_t* i0 = Index(g0, side);
@@ -176,7 +174,7 @@ struct Lanes8 {
 
 // Whether groups g and g + 1 go together: the same points present in some
 // lane of each (see the file comment).
-ATOLL_AVX bool Paired(const ContactGroup& a, const ContactGroup& b, bool any_point[2]) {
+ATOLL_INLINE bool Paired(const ContactGroup& a, const ContactGroup& b, bool any_point[2]) {
   bool other[2];
   AnyPoints(a, any_point);
   AnyPoints(b, other);
