@@ -14,7 +14,7 @@
 // four-lane pass one after the other.
 //
 // Everything compiled here is either in an unnamed namespace or always
-// inlined, apart from the two functions the solver calls: no out-of-line
+// inlined, apart from the entry points contact_solver.h declares: no out-of-line
 // copy of a shared inline function built with AVX can reach the linker and
 // replace the one the rest of the engine calls on a CPU without it.
 
