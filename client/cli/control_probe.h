@@ -1,7 +1,9 @@
 // The control plane under load: a thread that keeps calling the unary
 // WorldService calls a game backend makes (ListWorlds, GetWorld, and
 // CreateWorld followed by DestroyWorld of a small world) and records how
-// long each took, as a caller on another machine sees it.
+// long each took, as a caller on another machine sees it. `atoll probe`
+// runs one in a process of its own (probe_command.cc); the load test starts
+// that process beside its load (probe_process.h).
 
 #ifndef ATOLL_CLIENT_CLI_CONTROL_PROBE_H_
 #define ATOLL_CLIENT_CLI_CONTROL_PROBE_H_
@@ -32,9 +34,7 @@ class ControlProbe {
   // calls missed (2 s).
   static constexpr absl::Duration kDeadline = absl::Seconds(2);
 
-  // Starts the thread, which waits for Begin. Start it before lowering the
-  // process's priority: the thread keeps the priority it starts with (nice
-  // is per thread), as a remote caller's would.
+  // Starts the thread, which waits for Begin.
   ControlProbe();
   ~ControlProbe();
 
