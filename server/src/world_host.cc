@@ -759,8 +759,11 @@ void WorldHost::PublishInfoLocked() {
   }
   info.set_late_ticks(late_ticks_);
   info.set_max_lateness_us(static_cast<uint64_t>(absl::ToInt64Microseconds(max_lateness_)));
-  *info.mutable_lateness_histogram_us50() = {lateness_histogram_.begin(),
-                                             lateness_histogram_.end()};
+  // Without its trailing zeros: most of 201 buckets are empty, and a full
+  // histogram for every world made ListWorlds' answer three times larger.
+  auto used = lateness_histogram_.end();
+  while (used != lateness_histogram_.begin() && *(used - 1) == 0) --used;
+  *info.mutable_lateness_histogram_us50() = {lateness_histogram_.begin(), used};
   info.set_skipped_ticks(skipped_ticks_);
   info.set_reduced_send_ticks(reduced_send_ticks_);
   // Counting awake bodies walks every body: as of PublishBodiesLocked.

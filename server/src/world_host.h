@@ -39,7 +39,7 @@
 namespace atl::server {
 
 /// WorldInfo.lateness_histogram_us50: 200 buckets of 50 µs and one for
-/// 10 ms or more.
+/// 10 ms or more (sent without its trailing empty buckets).
 inline constexpr int kLatenessBucketUs = 50;
 inline constexpr int kLatenessBuckets = 201;
 
