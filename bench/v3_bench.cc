@@ -3,6 +3,7 @@
 // shared/baselines/box2d-v3-bench.
 //
 //   atoll-bench v3 [--scene=a,b] [--threads=1,2] [--runs=3] [--baseline=FILE]
+//                  [--contact_lanes=8|4] [--broad_phase=NAME]
 //
 // The ten scenes are the built-in replicas of v3's shared/benchmarks.c at
 // their default sizes (= upstream's), each stepped for its upstream step
@@ -42,6 +43,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,6 +55,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "args.h"
+#include "atoll/broad_phase_type.h"
 #include "atoll/executor.h"
 #include "atoll/scene.h"
 #include "command.h"
@@ -171,6 +174,9 @@ constexpr Flag kV3Flags[] = {
     {"contact_lanes", "8",
      "8: the contact passes eight lanes wide where the CPU has AVX (the engine's default); 4: "
      "four lanes, for comparison (the same results)"},
+    {"broad_phase", "",
+     "the worlds' broad-phase strategy: batch_bvh, kd_sap, dynamic_tree or brute_force "
+     "(empty: the engine's default; every strategy gives the same results)"},
 };
 
 int RunV3(const std::vector<std::string>& raw) {
@@ -200,6 +206,12 @@ int RunV3(const std::vector<std::string>& raw) {
   if (lanes != "8" && lanes != "4") {
     return Refuse(absl::StrCat("--contact_lanes wants 8 or 4, got '", lanes, "'"));
   }
+  std::optional<BroadPhaseType> broad_phase;
+  if (const std::string name = args->Get("broad_phase", ""); !name.empty()) {
+    absl::StatusOr<BroadPhaseType> parsed = ParseBroadPhaseType(name);
+    if (!parsed.ok()) return Refuse(absl::StrCat("--broad_phase: ", parsed.status().message()));
+    broad_phase = *parsed;
+  }
   EnableWideContacts(lanes == "8");
   std::fprintf(stderr, "atoll-bench v3: contact passes %s lanes wide\n",
                WideContactsEnabled() ? "eight" : "four");
@@ -222,7 +234,8 @@ int RunV3(const std::vector<std::string>& raw) {
       compare ? ",v3_ms_per_step,atoll_over_v3" : "");
   std::fflush(stdout);
   for (const std::string& name : scenes) {
-    const SceneDesc desc = MakeScene(name).value();
+    SceneDesc desc = MakeScene(name).value();
+    if (broad_phase.has_value()) desc.world.broad_phase = *broad_phase;
     for (int64_t t : *threads) {
       Executor* executor = t > 1 ? pools[t].get() : SerialExecutor();
       std::vector<double> times;
