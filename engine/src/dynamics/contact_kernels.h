@@ -57,6 +57,27 @@ ATOLL_INLINE void ApplyImpulse(F px, F py, F ma, F ia, F rax, F ray, F mb, F ib,
   b->w = b->w + ib * (rbx * py - rby * px);
 }
 
+// What both passes read of a group besides its points: the bodies' inverse
+// masses and inertias, the normal n and the tangent t = RightPerp(n).
+template <typename F>
+struct GroupFrame {
+  F ma, ia, mb, ib, nx, ny, tx, ty;
+};
+
+template <typename L>
+ATOLL_INLINE GroupFrame<typename L::F> LoadFrame(const L& g) {
+  GroupFrame<typename L::F> f;
+  f.ma = g.Load(&ContactGroup::inv_mass_a);
+  f.ia = g.Load(&ContactGroup::inv_inertia_a);
+  f.mb = g.Load(&ContactGroup::inv_mass_b);
+  f.ib = g.Load(&ContactGroup::inv_inertia_b);
+  f.nx = g.Load(&ContactGroup::normal_x);
+  f.ny = g.Load(&ContactGroup::normal_y);
+  f.tx = f.ny;
+  f.ty = -f.nx;
+  return f;
+}
+
 // Applies the accumulated impulses (warm start). `any_point[j]`: whether
 // some lane has manifold point j (a point no lane has is skipped).
 template <typename L>
@@ -66,11 +87,7 @@ ATOLL_INLINE void WarmStart(const L& g, const bool any_point[2], SolverBody* bod
   typename L::B a, b;
   g.GatherVelocities(bodies, 0, &a);
   g.GatherVelocities(bodies, 1, &b);
-  const F ma = g.Load(&ContactGroup::inv_mass_a), ia = g.Load(&ContactGroup::inv_inertia_a);
-  const F mb = g.Load(&ContactGroup::inv_mass_b), ib = g.Load(&ContactGroup::inv_inertia_b);
-  const F nx = g.Load(&ContactGroup::normal_x), ny = g.Load(&ContactGroup::normal_y);
-  // t = RightPerp(n).
-  const F tx = ny, ty = -nx;
+  const auto [ma, ia, mb, ib, nx, ny, tx, ty] = LoadFrame(g);
   for (int32_t j = 0; j < 2; ++j) {
     if (!any_point[j]) continue;
     const F ni = g.LoadPoint(j, &Points::normal_impulse);
@@ -96,10 +113,7 @@ ATOLL_INLINE void Solve(const L& g, const bool any_point[2], SolverBody* bodies,
   typename L::B a, b;
   g.Gather(bodies, 0, &a);
   g.Gather(bodies, 1, &b);
-  const F ma = g.Load(&ContactGroup::inv_mass_a), ia = g.Load(&ContactGroup::inv_inertia_a);
-  const F mb = g.Load(&ContactGroup::inv_mass_b), ib = g.Load(&ContactGroup::inv_inertia_b);
-  const F nx = g.Load(&ContactGroup::normal_x), ny = g.Load(&ContactGroup::normal_y);
-  const F tx = ny, ty = -nx;
+  const auto [ma, ia, mb, ib, nx, ny, tx, ty] = LoadFrame(g);
   const F zero = L::Splat(0.0f), one = L::Splat(1.0f);
   const F inv_h4 = L::Splat(inv_h);
   const F bias_rate = L::Splat(softness.bias_rate);
