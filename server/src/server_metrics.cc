@@ -137,6 +137,12 @@ void ServerMetrics::Collect(const WorldRegistry* registry, const BatchService* b
           "Ticks stepped while a world sent less (fewer snapshots, early "
           "collapses) because its ticks started late, by tick rate.",
           &TickRateMetrics::reduced_send_ticks);
+  out->Family("atoll_tick_pauses_total",
+              "Times a SCHED_FIFO tick thread, busy for 15 ms without waiting "
+              "for a tick (so its ticks were late already), paused for 1 ms "
+              "to let the rest of the machine run.",
+              MetricType::kCounter);
+  out->Sample({}, registry != nullptr ? static_cast<double>(registry->TickPauses()) : 0.0);
   out->Family("atoll_tick_lateness_seconds",
               "How late each tick started after its due time, by tick rate.",
               MetricType::kHistogram);

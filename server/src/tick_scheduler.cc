@@ -46,8 +46,9 @@ TickScheduler::TickScheduler(int threads, int realtime_priority) {
         param.sched_priority = realtime_priority;
         errors[i] = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param);
       }
+      const bool realtime = realtime_priority > 0 && errors[i] == 0;
       started.DecrementCount();
-      Run(i);
+      Run(i, realtime);
     });
   }
   started.Wait();
@@ -105,8 +106,10 @@ void TickScheduler::Beat(int thread) {
   }
 }
 
-void TickScheduler::Run(int thread) {
+void TickScheduler::Run(int thread, bool realtime) {
   absl::MutexLock lock(&mu_);
+  // When this thread last waited for a tick to fall due (or paused).
+  absl::Time rested = absl::Now();
   while (!stop_) {
     if (iteration_hook_) {
       std::function<void()> hook = iteration_hook_;
@@ -122,10 +125,21 @@ void TickScheduler::Run(int thread) {
     const absl::Time now = absl::Now();
     if (heap_.empty()) {
       changed_.WaitWithDeadline(&mu_, now + kIdleBeat);
+      rested = absl::Now();
       continue;
     }
     if (heap_.front().due > now) {
       changed_.WaitWithDeadline(&mu_, std::min(heap_.front().due, now + kIdleBeat));
+      rested = absl::Now();
+      continue;
+    }
+    if (realtime && now - rested > kMaxBusy) {
+      // Behind for a while: let the rest of the machine run (file comment).
+      mu_.Unlock();
+      absl::SleepFor(kPause);
+      mu_.Lock();
+      pauses_.fetch_add(1, std::memory_order_relaxed);
+      rested = absl::Now();
       continue;
     }
     std::pop_heap(heap_.begin(), heap_.end(), Later());

@@ -18,6 +18,16 @@
 // for the fair scheduler to give it a turn, so when the cores are short the
 // I/O side waits and the ticks start on time. It needs root, CAP_SYS_NICE
 // or an RLIMIT_RTPRIO of at least the priority.
+//
+// Under SCHED_FIFO an overloaded machine (more tick work than cores) would
+// otherwise give everything else only what the kernel's realtime throttling
+// leaves: 5% of each second, in one piece at its end, so a control call
+// could wait most of a second, or miss its deadline. A tick thread that has
+// stepped worlds for kMaxBusy without once waiting for the next due tick
+// therefore pauses for kPause (pauses() counts them): at most about 6% of a
+// core in 1 ms slices, which keeps the I/O side answering. Its ticks were
+// late already; on a machine that keeps up the threads wait between ticks
+// and never pause.
 
 #ifndef ATOLL_SERVER_TICK_SCHEDULER_H_
 #define ATOLL_SERVER_TICK_SCHEDULER_H_
@@ -72,6 +82,14 @@ class TickScheduler {
   /// How often an idle tick thread wakes up only to beat.
   static constexpr absl::Duration kIdleBeat = absl::Milliseconds(100);
 
+  /// Under SCHED_FIFO, the longest a tick thread steps worlds without
+  /// waiting before it pauses for kPause (see the file comment).
+  static constexpr absl::Duration kMaxBusy = absl::Milliseconds(15);
+  static constexpr absl::Duration kPause = absl::Milliseconds(1);
+  /// Pauses the SCHED_FIFO tick threads took because they were busy for
+  /// kMaxBusy without a wait (0 under normal scheduling).
+  uint64_t pauses() const { return pauses_.load(std::memory_order_relaxed); }
+
   /// Tests only: every tick thread calls `hook` (outside the scheduler's
   /// lock) at the top of each loop iteration, before it beats; a hook that
   /// blocks stalls the thread. Null removes it.
@@ -89,7 +107,8 @@ class TickScheduler {
       return a.due != b.due ? a.due > b.due : a.order > b.order;
     }
   };
-  void Run(int thread);
+  // `realtime`: the thread runs under SCHED_FIFO (it pauses when busy).
+  void Run(int thread, bool realtime);
   void Beat(int thread);
 
   absl::Mutex mu_;
@@ -103,6 +122,7 @@ class TickScheduler {
   std::atomic<uint64_t> beaten_{0};
   uint64_t all_beaten_ = 0;  // set before the threads start
   std::atomic<uint64_t> heartbeat_{0};
+  std::atomic<uint64_t> pauses_{0};
   std::vector<std::thread> threads_;
   absl::Status status_;  // set before the constructor returns
 };

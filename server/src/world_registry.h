@@ -76,6 +76,8 @@ class WorldRegistry {
 
   /// The tick threads' heartbeat (TickScheduler::heartbeat).
   uint64_t TickHeartbeat() const { return scheduler_.heartbeat(); }
+  /// The tick threads' pauses when busy (TickScheduler::pauses).
+  uint64_t TickPauses() const { return scheduler_.pauses(); }
 
  private:
   explicit WorldRegistry(const RegistryOptions& options)
