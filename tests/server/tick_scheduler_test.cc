@@ -15,7 +15,7 @@
 
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
-#include "atoll/sim/simulation.h"
+#include "small_world_host.h"
 
 namespace atl::server {
 namespace {
@@ -81,37 +81,23 @@ TEST(TickSchedulerTest, RealtimePriorityIsTakenOrRefusedByName) {
   EXPECT_EQ(fifo_threads, 2);
 }
 
-// A world a tick thread steps on time leaves it waiting between ticks: no
-// pause. One it can never catch up with (the hook burns 20 ms of each
-// 16.7 ms period) keeps it busy: under SCHED_FIFO it pauses, about once per
-// tick; under normal scheduling it never does (the fair scheduler shares).
-std::shared_ptr<WorldHost> SmallWorld(const std::string& id) {
-  v1::SceneSpec spec;
-  spec.mutable_builtin()->set_name("pyramid");
-  spec.mutable_builtin()->set_size(3);
-  v1::WorldConfig config;
-  config.set_tick_rate_hz(60);
-  absl::StatusOr<v1::WorldConfig> normalized = sim::NormalizeWorldConfig(config, 100000);
-  EXPECT_TRUE(normalized.ok()) << normalized.status();
-  std::vector<v1::SlotToken> tokens;
-  absl::StatusOr<std::shared_ptr<WorldHost>> host =
-      WorldHost::Create(id, spec, *normalized, "", WorldHostOptions{}, &tokens);
-  EXPECT_TRUE(host.ok()) << host.status();
-  return *host;
-}
-
+// Spins for `d`: the busy work the hook adds to a tick thread's loop.
 void BurnCpu(absl::Duration d) {
   const absl::Time end = absl::Now() + d;
   while (absl::Now() < end) {
   }
 }
 
+// A world a tick thread steps on time leaves it waiting between ticks: no
+// pause. One it can never catch up with (the hook burns 20 ms of each
+// 16.7 ms period) keeps it busy: under SCHED_FIFO it pauses, about once per
+// tick; under normal scheduling it never does (the fair scheduler shares).
 TEST(TickSchedulerTest, ABusyRealtimeThreadPausesAndAnIdleOneDoesNot) {
   TickScheduler scheduler(1, 1);
   if (!scheduler.status().ok()) {
     GTEST_SKIP() << "this process may not run realtime threads: " << scheduler.status();
   }
-  std::shared_ptr<WorldHost> world = SmallWorld("on-time");
+  std::shared_ptr<WorldHost> world = SmallWorldHost("on-time");
   scheduler.Add(world, /*at_once=*/true);
   absl::SleepFor(absl::Milliseconds(300));
   EXPECT_GT(world->tick(), 10u);
@@ -125,7 +111,7 @@ TEST(TickSchedulerTest, ABusyRealtimeThreadPausesAndAnIdleOneDoesNot) {
 
 TEST(TickSchedulerTest, AThreadUnderNormalSchedulingNeverPauses) {
   TickScheduler scheduler(1);
-  std::shared_ptr<WorldHost> world = SmallWorld("behind");
+  std::shared_ptr<WorldHost> world = SmallWorldHost("behind");
   scheduler.Add(world, /*at_once=*/true);
   scheduler.SetIterationHookForTesting([] { BurnCpu(absl::Milliseconds(20)); });
   absl::SleepFor(absl::Milliseconds(300));

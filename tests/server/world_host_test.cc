@@ -9,25 +9,10 @@
 #include <memory>
 #include <vector>
 
-#include "atoll/sim/simulation.h"
+#include "small_world_host.h"
 
 namespace atl::server {
 namespace {
-
-std::shared_ptr<WorldHost> Pyramid() {
-  v1::SceneSpec spec;
-  spec.mutable_builtin()->set_name("pyramid");
-  spec.mutable_builtin()->set_size(3);
-  v1::WorldConfig config;
-  config.set_tick_rate_hz(60);
-  absl::StatusOr<v1::WorldConfig> normalized = sim::NormalizeWorldConfig(config, 100000);
-  EXPECT_TRUE(normalized.ok()) << normalized.status();
-  std::vector<v1::SlotToken> tokens;
-  absl::StatusOr<std::shared_ptr<WorldHost>> host =
-      WorldHost::Create("w", spec, *normalized, "", WorldHostOptions{}, &tokens);
-  EXPECT_TRUE(host.ok()) << host.status();
-  return *host;
-}
 
 std::vector<uint64_t> Histogram(const WorldHost& host) {
   const v1::WorldInfo info = host.Info();
@@ -35,7 +20,7 @@ std::vector<uint64_t> Histogram(const WorldHost& host) {
 }
 
 TEST(WorldHostTest, TheLatenessHistogramEndsAtItsLastCountedBucket) {
-  std::shared_ptr<WorldHost> host = Pyramid();
+  std::shared_ptr<WorldHost> host = SmallWorldHost("w");
   EXPECT_TRUE(Histogram(*host).empty());
 
   host->Tick(absl::ZeroDuration());
