@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "batch_service.h"
+#include "tick_scheduler.h"
 #include "world_registry.h"
 
 namespace atl::server {
@@ -138,9 +140,12 @@ void ServerMetrics::Collect(const WorldRegistry* registry, const BatchService* b
           "collapses) because its ticks started late, by tick rate.",
           &TickRateMetrics::reduced_send_ticks);
   out->Family("atoll_tick_pauses_total",
-              "Times a SCHED_FIFO tick thread, busy for 15 ms without waiting "
-              "for a tick (so its ticks were late already), paused for 1 ms "
-              "to let the rest of the machine run.",
+              absl::StrCat("Times a SCHED_FIFO tick thread, busy for ",
+                           absl::FormatDuration(TickScheduler::kMaxBusy),
+                           " without waiting for a tick (so its ticks were late "
+                           "already), paused for ",
+                           absl::FormatDuration(TickScheduler::kPause),
+                           " to let the rest of the machine run."),
               MetricType::kCounter);
   out->Sample({}, registry != nullptr ? static_cast<double>(registry->TickPauses()) : 0.0);
   out->Family("atoll_tick_lateness_seconds",
