@@ -1122,6 +1122,26 @@ void KdSap::CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) {
   }
 }
 
+// Continuous collision queries the statics for each fast body after the
+// solver moved every awake proxy: answering from the tree would bring it up
+// to date mid-step (EnsureQueryable), which costs a second update and the
+// next step's pair cache. The statics' own index only changes with them.
+void KdSap::CollectStaticAabb(const AABB& aabb, std::vector<int32_t>* ids) {
+  if (statics_epoch_ != static_epoch()) {
+    std::vector<BoxIndex::Record> records;
+    records.reserve(static_cast<size_t>(static_count()));
+    for (int32_t id = 0; id < id_capacity(); ++id) {
+      const uint32_t flags = proxies_[id].flags;
+      if ((flags & kLiveFlag) != 0 && (flags & kStaticFlag) != 0) {
+        records.push_back({proxies_[id].aabb, id});
+      }
+    }
+    statics_.Build(std::move(records));
+    statics_epoch_ = static_epoch();
+  }
+  statics_.Collect(aabb, ids);
+}
+
 void KdSap::TraverseRay(RayVisitor* visitor) {
   EnsureQueryable();
   stack_.clear();

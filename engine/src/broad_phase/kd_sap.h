@@ -44,6 +44,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "broad_phase/box_index.h"
 #include "broad_phase/broad_phase.h"
 #include "broad_phase/pair_sort.h"
 
@@ -123,6 +124,7 @@ class KdSap final : public BroadPhase {
   void OnRefit(int32_t id) override;
   void ComputePairs(std::vector<ProxyPair>* pairs) override;
   void CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) override;
+  void CollectStaticAabb(const AABB& aabb, std::vector<int32_t>* ids) override;
   void TraverseRay(RayVisitor* visitor) override;
 
   void MarkStale(int32_t id);
@@ -209,6 +211,10 @@ class KdSap final : public BroadPhase {
   std::vector<uint64_t> merged_;
   std::vector<int32_t> stack_;
   PairSorter sorter_;
+  // The static proxies again, for static queries, as of static epoch
+  // statics_epoch_ (0: never gathered; see CollectStaticAabb).
+  BoxIndex statics_;
+  uint64_t statics_epoch_ = 0;
 };
 
 }  // namespace atl
