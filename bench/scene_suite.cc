@@ -49,10 +49,12 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "atoll/broad_phase_type.h"
 #include "atoll/scene.h"
 #include "box2d_scene.h"
 
@@ -626,6 +628,16 @@ int RunSceneSuite(const Args& args) {
         return 2;
       }
     }
+    std::optional<BroadPhaseType> broad_phase;
+    if (const std::string name = args.Get("broad_phase", ""); !name.empty()) {
+      absl::StatusOr<BroadPhaseType> parsed = ParseBroadPhaseType(name);
+      if (!parsed.ok()) {
+        std::fprintf(stderr, "atoll-bench scenes: --broad_phase: %s\n",
+                     std::string(parsed.status().message()).c_str());
+        return 2;
+      }
+      broad_phase = *parsed;
+    }
     std::printf("%s\n", kHeader);
     std::fflush(stdout);
     for (const std::string& name : names) {
@@ -644,6 +656,7 @@ int RunSceneSuite(const Args& args) {
           return 2;
         }
         desc->world.enable_continuous = false;
+        if (broad_phase.has_value()) desc->world.broad_phase = *broad_phase;
         const int64_t count = *steps > 0 ? *steps : desc->steps;
         std::vector<std::vector<Measurement>> runs(engines.size());
         for (int64_t rep = 0; rep < *reps; ++rep) {

@@ -123,6 +123,8 @@ constexpr Flag kScenesFlags[] = {
     {"reps", "1", "runs per measurement, the median kept (--ccd: 3 per seed)"},
     {"seeds", "5", "--ccd: scene seeds 1..N"},
     {"engines", "atoll,box2d", "comma-separated engines"},
+    {"broad_phase", "", "Atoll's broad-phase strategy (batch_bvh, kd_sap, dynamic_tree, "
+                        "brute_force; empty: the scene's)"},
     {"plot", "", "write DIR/<scene>.png per scene (gnuplot)"},
     {"markdown", "", "write the per-scene tables and the summary to this file"},
     {"from-csv", "", "re-plot / re-tabulate this saved CSV instead of running"},
@@ -232,9 +234,9 @@ int RunScenes(const std::vector<std::string>& raw) {
 ATOLL_BENCH_COMMAND("scenes", "scene suite, Atoll vs Box2D 2.4.1 (CSV, --plot); --ccd: continuous on/off",
                     RunScenes,
                     {.usage = "atoll-bench scenes [--scene=A,B] [--size=N | --small] [--steps=N] "
-                              "[--reps=N] [--engines=A,B] [--plot=DIR] [--markdown=FILE] "
-                              "[--from-csv=FILE] | --ccd [--scene=A,B] [--size=N] [--steps=N] "
-                              "[--reps=N] [--seeds=N] [--engines=A,B]",
+                              "[--reps=N] [--engines=A,B] [--broad_phase=NAME] [--plot=DIR] "
+                              "[--markdown=FILE] [--from-csv=FILE] | --ccd [--scene=A,B] [--size=N] "
+                              "[--steps=N] [--reps=N] [--seeds=N] [--engines=A,B]",
                      .flags = kScenesFlags,
                      .example = "atoll-bench scenes --small --engines=atoll "
                                 "--scene=falling_squares,tumbler"});
