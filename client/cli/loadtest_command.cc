@@ -39,6 +39,10 @@
 // sending, recording) and the load generator's clients. Its own server also
 // serves Prometheus metrics (--metrics_listen on a free port); the load test
 // prints one scrape of them at the end.
+//
+// Before any of that it times one world of the scene on one thread in its
+// own process (calibration_ms_per_tick, the last CSV column): the figures
+// of two runs compare only as far as their calibrations agree.
 
 #include "client/cli/loadtest_command.h"
 
@@ -79,6 +83,7 @@
 #include "atoll/client/connection.h"
 #include "atoll/client/snapshot_bases.h"
 #include "atoll/scene.h"
+#include "atoll/world.h"
 #include "atoll/v1/session.grpc.pb.h"
 #include "atoll/v1/world.grpc.pb.h"
 #include "client/cli/probe_process.h"
@@ -437,6 +442,30 @@ absl::StatusOr<int32_t> SceneSizeFor(const std::string& name, int32_t bodies) {
   return lo;
 }
 
+// The machine's speed, so that a slow run can be told from a regression:
+// one world of the load's scene (seed 1, the first world's), stepped here on
+// one thread for kCalibrationTicks ticks at the load's tick rate before the
+// server starts; the median of three such runs, in ms a tick. The host of a
+// virtual machine can take a third of its speed away for an hour.
+constexpr int kCalibrationTicks = 120;
+
+absl::StatusOr<double> CalibrateTickMs(const std::string& scene, int32_t size, int tick_hz) {
+  absl::StatusOr<SceneDesc> desc = MakeScene(scene, {.size = size});
+  if (!desc.ok()) return desc.status();
+  std::vector<double> runs;
+  for (int run = 0; run < 3; ++run) {
+    absl::StatusOr<std::unique_ptr<World>> world = BuildWorld(*desc);
+    if (!world.ok()) return world.status();
+    const absl::Time start = absl::Now();
+    for (int tick = 0; tick < kCalibrationTicks; ++tick) {
+      if (absl::Status s = (*world)->Step(1.0f / static_cast<float>(tick_hz)); !s.ok()) return s;
+    }
+    runs.push_back(absl::ToDoubleMilliseconds(absl::Now() - start) / kCalibrationTicks);
+  }
+  std::sort(runs.begin(), runs.end());
+  return runs[1];
+}
+
 }  // namespace
 
 int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& channel_options) {
@@ -467,6 +496,12 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   if (!size.ok()) return Fail(std::string(size.status().message()));
   std::fprintf(stderr, "loadtest: scene %s, size %d (%zu bodies)\n", scene.c_str(), *size,
                MakeScene(scene, {.size = *size})->bodies.size());
+  const absl::StatusOr<double> tick_ms = CalibrateTickMs(scene, *size, tick_hz);
+  if (!tick_ms.ok()) return Fail(absl::StrCat("calibration: ", tick_ms.status().message()));
+  std::fprintf(stderr,
+               "loadtest: calibration: one world steps its first %d ticks in %.3f ms a tick here "
+               "(one thread, median of 3); %d such worlds at %d Hz would keep %.2f cores busy\n",
+               kCalibrationTicks, *tick_ms, n_worlds, tick_hz, *tick_ms * n_worlds * tick_hz / 1e3);
 
   std::unique_ptr<ChildServer> child;
   std::string address = server;
@@ -718,12 +753,13 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
                "worlds,bodies,clients,tick_hz,p50_lateness_ms,p99_lateness_ms,missed_ticks,"
                "bytes_per_client_per_s,settled_bytes_per_client_per_tick,control_p99_ms,"
                "control_failures,server_tick_cores,server_other_cores,client_cores,"
-               "reduced_send_ticks\n");
-  std::printf("%d,%d,%d,%d,%.2f,%.2f,%" PRIu64 ",%.0f,%s,%.2f,%d,%.2f,%.2f,%.2f,%" PRIu64 "\n",
-              n_worlds,
-              bodies, n_clients, tick_hz, Percentile(window, 0.5), Percentile(window, 0.99), missed,
-              per_client_per_s, settled.c_str(), control_p99, control_failures, tick_cores,
-              server_other_cores, client_cores, after->reduced - before->reduced);
+               "reduced_send_ticks,calibration_ms_per_tick\n");
+  std::printf("%d,%d,%d,%d,%.2f,%.2f,%" PRIu64 ",%.0f,%s,%.2f,%d,%.2f,%.2f,%.2f,%" PRIu64
+              ",%.3f\n",
+              n_worlds, bodies, n_clients, tick_hz, Percentile(window, 0.5),
+              Percentile(window, 0.99), missed, per_client_per_s, settled.c_str(), control_p99,
+              control_failures, tick_cores, server_other_cores, client_cores,
+              after->reduced - before->reduced, *tick_ms);
   std::fflush(stdout);
   return cleanup();
 }
