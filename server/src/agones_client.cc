@@ -137,9 +137,11 @@ class AgonesClientImpl final : public AgonesClient {
     return true;
   }
 
-  // Logs the gateway's state when it changes (not per request).
-  void NoteGateway(bool ok, const std::string& error) {
-    if (gateway_ok_.has_value() && *gateway_ok_ == ok) return;
+  // Logs the gateway's state when it changes (not per request). True when
+  // it answers again after being unreachable.
+  bool NoteGateway(bool ok, const std::string& error) {
+    if (gateway_ok_.has_value() && *gateway_ok_ == ok) return false;
+    const bool back = gateway_ok_.has_value() && ok;
     gateway_ok_ = ok;
     if (ok) {
       Log(absl::StrCat("SDK gateway at ", options_.host, ":", options_.port, " reachable"));
@@ -147,6 +149,18 @@ class AgonesClientImpl final : public AgonesClient {
       Log(absl::StrCat("SDK gateway at ", options_.host, ":", options_.port,
                        " unreachable (retrying with backoff, logged once): ", error));
     }
+    return back;
+  }
+
+  // The gateway was away: the watch may hang on a connection nobody will
+  // write to again (a gateway restarted behind a network that dropped the
+  // old connection silently) until its read timeout, a day, and miss the
+  // allocation. Cut it; WatchLoop opens a new one.
+  void RestartWatch() {
+    absl::MutexLock lock(&mu_);
+    if (watch_client_ == nullptr) return;
+    restart_watch_ = true;
+    watch_client_->stop();
   }
 
   uint64_t ReadyBeat() {
@@ -234,7 +248,7 @@ class AgonesClientImpl final : public AgonesClient {
           }
         }
       }
-      NoteGateway(ok, error);
+      if (NoteGateway(ok, error)) RestartWatch();
       if (ok) {
         backoff = absl::ZeroDuration();
         next = absl::Now() + (ready_sent ? options_.health_period : absl::ZeroDuration());
@@ -294,10 +308,19 @@ class AgonesClientImpl final : public AgonesClient {
             }
             return !Stopping();
           });
+      bool restarted;
       {
         absl::MutexLock lock(&mu_);
         watch_client_.reset();
         if (stop_) break;
+        restarted = restart_watch_;
+        restart_watch_ = false;
+      }
+      if (restarted) {
+        Log("the SDK gateway is back: watching the GameServer anew");
+        watch_ok = true;
+        backoff = options_.initial_backoff;
+        continue;
       }
       if (watch_ok) {
         Log(result ? absl::StrCat("GET /watch/gameserver ended (HTTP ", result->status,
@@ -323,6 +346,7 @@ class AgonesClientImpl final : public AgonesClient {
   bool ready_requested_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t ready_beat_ ABSL_GUARDED_BY(mu_) = 0;  // the heartbeat at MarkReady
   std::shared_ptr<httplib::Client> watch_client_ ABSL_GUARDED_BY(mu_);
+  bool restart_watch_ ABSL_GUARDED_BY(mu_) = false;  // RestartWatch cut the watch
   std::atomic<bool> allocated_{false};
   std::atomic<bool> had_world_while_allocated_{false};
   std::atomic<bool> watch_done_{false};

@@ -83,6 +83,10 @@ class FakeAgonesGateway {
     lines_.push_back(GameServerJson("Scheduled", {}));
     auto empty = [this](const httplib::Request& req, httplib::Response& res) {
       Record(req);
+      if (Down()) {
+        res.status = 503;
+        return;
+      }
       res.set_content("{}", "application/json");
     };
     server_.Post("/ready", empty);
@@ -92,18 +96,33 @@ class FakeAgonesGateway {
     server_.Put("/metadata/annotation", empty);
     server_.Get("/gameserver", [this](const httplib::Request& req, httplib::Response& res) {
       Record(req);
+      if (Down()) {
+        res.status = 503;
+        return;
+      }
       std::lock_guard<std::mutex> lock(mu_);
       res.set_content(lines_.back(), "application/json");
     });
     server_.Get("/watch/gameserver", [this](const httplib::Request& req, httplib::Response& res) {
       Record(req);
+      if (Down()) {
+        res.status = 503;
+        return;
+      }
       auto next = std::make_shared<size_t>(0);
+      int epoch;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        epoch = epoch_;
+      }
       res.set_chunked_content_provider(
-          "application/json", [this, next](size_t, httplib::DataSink& sink) {
+          "application/json", [this, next, epoch](size_t, httplib::DataSink& sink) {
             std::unique_lock<std::mutex> lock(mu_);
             changed_.wait_for(lock, std::chrono::milliseconds(100),
                               [&] { return stop_ || *next < lines_.size(); });
             if (stop_) return false;
+            // Black-holed: open, and silent for good.
+            if (epoch != epoch_) return true;
             while (*next < lines_.size()) {
               const std::string line = absl::StrCat(R"({"result":)", lines_[(*next)++], "}\n");
               if (!sink.write(line.data(), line.size())) return false;
@@ -126,6 +145,20 @@ class FakeAgonesGateway {
   }
 
   int port() const { return port_; }
+
+  /// The gateway restarts behind a network that drops its old connections
+  /// without a word: every watch open now stays open and never hears
+  /// again, and every request is answered 503 until Restore().
+  void BlackHole() {
+    std::lock_guard<std::mutex> lock(mu_);
+    down_ = true;
+    ++epoch_;
+    changed_.notify_all();
+  }
+  void Restore() {
+    std::lock_guard<std::mutex> lock(mu_);
+    down_ = false;
+  }
 
   /// Every watcher receives this GameServer next.
   void SetGameServer(const std::string& state,
@@ -163,6 +196,10 @@ class FakeAgonesGateway {
     std::lock_guard<std::mutex> lock(mu_);
     requests_.push_back({req.method, req.path, req.body});
   }
+  bool Down() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return down_;
+  }
 
   httplib::Server server_;
   std::thread thread_;
@@ -170,6 +207,8 @@ class FakeAgonesGateway {
   std::mutex mu_;
   std::condition_variable changed_;
   bool stop_ = false;
+  bool down_ = false;
+  int epoch_ = 0;  // watches opened before the last BlackHole() hear nothing
   std::vector<std::string> lines_;
   std::vector<Request> requests_;
 };
@@ -328,6 +367,35 @@ TEST(AgonesServerTest, GatewayDownServerKeepsTickingAndLogsOnce) {
   })) << output;
   EXPECT_EQ(CountOccurrences(output, "unreachable"), 1) << output;
   EXPECT_EQ(CountOccurrences(output, "GET /watch/gameserver"), 1) << output;
+}
+
+// The watch hangs on a connection nobody will write to again (the gateway
+// restarted behind a network that dropped the old connection silently):
+// once the gateway answers again the server watches anew, so an allocation
+// after the restart still creates the match's world. Waiting out the
+// watch's read timeout (a day) would miss it.
+TEST(AgonesServerTest, WatchStartsAnewWhenTheGatewayComesBack) {
+  FakeAgonesGateway gateway;
+  auto server = StartWithGateway(gateway.port(), {"--agones", "--agones_health_period=100ms"});
+  ASSERT_NE(server, nullptr);
+  ASSERT_TRUE(WaitFor([&] { return gateway.Count("POST", "/ready") == 1; })) << server->Output();
+  ASSERT_EQ(gateway.Count("GET", "/watch/gameserver"), 1);
+  gateway.BlackHole();
+  ASSERT_TRUE(WaitFor([&] { return absl::StrContains(server->Output(), "unreachable"); }))
+      << server->Output();
+  // The hung watch asks nothing while the gateway is away.
+  EXPECT_EQ(gateway.Count("GET", "/watch/gameserver"), 1) << server->Output();
+  gateway.Restore();
+  ASSERT_TRUE(WaitFor([&] { return gateway.Count("GET", "/watch/gameserver") >= 2; }))
+      << server->Output();
+  gateway.SetGameServer("Allocated",
+                        {{"atoll.dev/scene", "pyramid"}, {"atoll.dev/world", "after-restart"}});
+  ASSERT_TRUE(WaitFor([&] {
+    const std::vector<std::string> ids = ListWorldIds(server->address());
+    return std::find(ids.begin(), ids.end(), "after-restart") != ids.end();
+  })) << server->Output();
+  EXPECT_EQ(CountOccurrences(server->Output(), "watching the GameServer anew"), 1)
+      << server->Output();
 }
 
 TEST(AgonesServerTest, SlowGatewayNeverDelaysTicks) {
