@@ -41,8 +41,10 @@
 // prints one scrape of them at the end.
 //
 // Before any of that it times one world of the scene on one thread in its
-// own process (calibration_ms_per_tick, the last CSV column): the figures
-// of two runs compare only as far as their calibrations agree.
+// own process (calibration_ms_per_tick), and over the window it reads how
+// much CPU the hypervisor took from this machine (steal_cores, the last
+// CSV column, from /proc/stat): the figures of two runs compare only as
+// far as these agree.
 
 #include "client/cli/loadtest_command.h"
 
@@ -626,6 +628,7 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   };
   absl::StatusOr<std::map<pid_t, ThreadCpu>> server_cpu0 = read_server_cpu();
   absl::StatusOr<std::map<pid_t, ThreadCpu>> client_cpu0 = ReadThreadCpu(getpid());
+  const absl::StatusOr<double> steal0 = ReadStealSeconds();
   (*probe)->Begin();
   const absl::Time t0 = absl::Now();
   absl::SleepFor(absl::Seconds(seconds));
@@ -638,6 +641,7 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
     return cleanup();
   }
   absl::StatusOr<std::map<pid_t, ThreadCpu>> server_cpu1 = read_server_cpu();
+  const absl::StatusOr<double> steal1 = ReadStealSeconds();
   absl::StatusOr<std::map<pid_t, ThreadCpu>> client_cpu1 = ReadThreadCpu(getpid());
   auto after = ReadTotals(world_stub.get(), ids);
   if (!after.ok()) {
@@ -677,11 +681,15 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
     client_cores =
         (CpuBetween(*client_cpu0, *client_cpu1, "", nullptr) + probed->cpu_seconds) / window_s;
   }
+  // What the hypervisor took from this machine over the window.
+  const double steal_cores =
+      steal0.ok() && steal1.ok() ? (*steal1 - *steal0) / window_s : NAN;
   std::fprintf(stderr,
                "loadtest: CPU over the window, cores: server tick threads (%d) %.2f, server "
-               "other threads %.2f, load clients %.2f (machine: %ld cores)%s\n",
+               "other threads %.2f, load clients %.2f (machine: %ld cores, %.2f of them taken "
+               "by the hypervisor)%s\n",
                tick_threads, tick_cores, server_other_cores, client_cores,
-               sysconf(_SC_NPROCESSORS_ONLN),
+               sysconf(_SC_NPROCESSORS_ONLN), steal_cores,
                child == nullptr ? "; the server is remote, not measured" : "");
   double control_p99 = 0.0;
   int control_failures = 0;
@@ -753,13 +761,13 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
                "worlds,bodies,clients,tick_hz,p50_lateness_ms,p99_lateness_ms,missed_ticks,"
                "bytes_per_client_per_s,settled_bytes_per_client_per_tick,control_p99_ms,"
                "control_failures,server_tick_cores,server_other_cores,client_cores,"
-               "reduced_send_ticks,calibration_ms_per_tick\n");
+               "reduced_send_ticks,calibration_ms_per_tick,steal_cores\n");
   std::printf("%d,%d,%d,%d,%.2f,%.2f,%" PRIu64 ",%.0f,%s,%.2f,%d,%.2f,%.2f,%.2f,%" PRIu64
-              ",%.3f\n",
+              ",%.3f,%.2f\n",
               n_worlds, bodies, n_clients, tick_hz, Percentile(window, 0.5),
               Percentile(window, 0.99), missed, per_client_per_s, settled.c_str(), control_p99,
               control_failures, tick_cores, server_other_cores, client_cores,
-              after->reduced - before->reduced, *tick_ms);
+              after->reduced - before->reduced, *tick_ms, steal_cores);
   std::fflush(stdout);
   return cleanup();
 }

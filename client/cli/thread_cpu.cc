@@ -61,6 +61,24 @@ absl::StatusOr<std::map<pid_t, ThreadCpu>> ReadThreadCpu(pid_t pid) {
   return threads;
 }
 
+absl::StatusOr<double> ReadStealSeconds() {
+  std::ifstream in("/proc/stat");
+  std::string line;
+  if (!std::getline(in, line) || !absl::StartsWith(line, "cpu ")) {
+    return absl::NotFoundError("no cpu line in /proc/stat");
+  }
+  // "cpu user nice system idle iowait irq softirq steal ...".
+  std::istringstream fields(line.substr(4));
+  uint64_t value = 0;
+  for (int column = 1; column <= 8; ++column) {
+    std::string field;
+    if (!(fields >> field) || !absl::SimpleAtoi(field, &value)) {
+      return absl::NotFoundError("no steal column in /proc/stat");
+    }
+  }
+  return static_cast<double>(value) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
 double CpuBetween(const std::map<pid_t, ThreadCpu>& before,
                   const std::map<pid_t, ThreadCpu>& after,
                   const std::string& prefix, double* others) {

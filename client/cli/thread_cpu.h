@@ -32,6 +32,11 @@ double CpuBetween(const std::map<pid_t, ThreadCpu>& before,
                   const std::map<pid_t, ThreadCpu>& after,
                   const std::string& prefix, double* others);
 
+// CPU seconds since boot that the hypervisor gave to others while this
+// machine's CPUs wanted to run (the steal column of /proc/stat's cpu line;
+// 0 on bare metal), at the clock tick's resolution.
+absl::StatusOr<double> ReadStealSeconds();
+
 }  // namespace atl::cli
 
 #endif  // ATOLL_CLIENT_CLI_THREAD_CPU_H_
