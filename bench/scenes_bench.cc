@@ -235,8 +235,8 @@ ATOLL_BENCH_COMMAND("scenes", "scene suite, Atoll vs Box2D 2.4.1 (CSV, --plot); 
                     RunScenes,
                     {.usage = "atoll-bench scenes [--scene=A,B] [--size=N | --small] [--steps=N] "
                               "[--reps=N] [--engines=A,B] [--broad_phase=NAME] [--plot=DIR] "
-                              "[--markdown=FILE] [--from-csv=FILE] | --ccd [--scene=A,B] [--size=N] "
-                              "[--steps=N] [--reps=N] [--seeds=N] [--engines=A,B]",
+                              "[--markdown=FILE] [--from-csv=FILE] | --ccd [--scene=A,B] "
+                              "[--size=N] [--steps=N] [--reps=N] [--seeds=N] [--engines=A,B]",
                      .flags = kScenesFlags,
                      .example = "atoll-bench scenes --small --engines=atoll "
                                 "--scene=falling_squares,tumbler"});
