@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "atoll/assert.h"
+#include "broad_phase/center_order.h"
 
 namespace atl {
 namespace {
@@ -225,14 +226,7 @@ void BatchBvh::BuildNode(Tree* tree, BuildContext* ctx, int32_t begin, int32_t e
   bool have_bounds = false;
   if (depth >= kMedianDepth) {
     // Ties broken by id so the arrangement is a function of the input only.
-    std::nth_element(src + begin, src + mid, src + end,
-                     [x_axis](const ProxyItem& a, const ProxyItem& b) {
-                       const float ca = x_axis ? a.box.lower.x + a.box.upper.x
-                                               : a.box.lower.y + a.box.upper.y;
-                       const float cb = x_axis ? b.box.lower.x + b.box.upper.x
-                                               : b.box.lower.y + b.box.upper.y;
-                       return ca < cb || (ca == cb && a.id < b.id);
-                     });
+    std::nth_element(src + begin, src + mid, src + end, CenterOrder{x_axis});
     std::copy(src + begin, src + end, dst + begin);
   } else if (lo < hi) {
     const float split = 0.5f * lo + 0.5f * hi;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "broad_phase/center_order.h"
+
 namespace atl {
 
 void BoxIndex::Build(std::vector<Record> records) {
@@ -34,13 +36,7 @@ void BoxIndex::BuildNode(int32_t begin, int32_t end) {
     const bool x_axis = cmax.x - cmin.x >= cmax.y - cmin.y;
     const int32_t mid = begin + (end - begin) / 2;
     std::nth_element(records_.begin() + begin, records_.begin() + mid, records_.begin() + end,
-                     [x_axis](const Record& a, const Record& b) {
-                       const float ca = x_axis ? a.box.lower.x + a.box.upper.x
-                                               : a.box.lower.y + a.box.upper.y;
-                       const float cb = x_axis ? b.box.lower.x + b.box.upper.x
-                                               : b.box.lower.y + b.box.upper.y;
-                       return ca < cb || (ca == cb && a.id < b.id);
-                     });
+                     CenterOrder{x_axis});
     BuildNode(begin, mid);
     BuildNode(mid, end);
   }
