@@ -12,6 +12,9 @@ namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
+// A grown box no real box fits in.
+constexpr AABB kNowhere{{kInf, kInf}, {-kInf, -kInf}};
+
 // Running bounds of a group of items: their boxes' union and the bounds of
 // their doubled centers (lower + upper, which orders like the center and
 // saves a multiply per item).
@@ -75,24 +78,44 @@ int32_t Partition(const ProxyItem* src, ProxyItem* dst, int32_t begin,
 
 void BatchBvh::Invalidate(int32_t id) {
   index_valid_ = false;
-  if ((proxies_[id].flags & kStaticFlag) != 0) statics_valid_ = false;
+  if ((proxies_[id].flags & kStaticFlag) != 0) {
+    statics_valid_ = false;
+    candidates_valid_ = false;
+  }
 }
 
-void BatchBvh::OnCreate(int32_t id) { Invalidate(id); }
-void BatchBvh::OnDestroy(int32_t id) { Invalidate(id); }
+void BatchBvh::OnCreate(int32_t id) {
+  Invalidate(id);
+  candidates_valid_ = false;
+}
+void BatchBvh::OnDestroy(int32_t id) {
+  Invalidate(id);
+  candidates_valid_ = false;
+}
 void BatchBvh::OnMove(int32_t id) { Invalidate(id); }
 
 void BatchBvh::OnRefit(int32_t id) {
   const bool is_static = (proxies_[id].flags & kStaticFlag) != 0;
   if (is_static && split_static_) {
+    candidates_valid_ = false;
     // The static tree outlives index rebuilds, so it is refit even when the
     // moving part of the index is stale.
     if (statics_valid_) {
-      RefitTree(&statics_, id);
+      RefitTree(&statics_, id, proxies_[id].aabb);
     }
     return;
   }
-  if (index_valid_) RefitTree(&main_, id);
+  if (is_static) {
+    candidates_valid_ = false;
+  } else if (candidates_valid_) {
+    // Inside its grown box the proxy's item (its grown box) still bounds
+    // it. Outside, the next step must treat it as escaped (see
+    // UpdateCandidates), and the item takes the real box so queries stay
+    // exact.
+    if (Contains(grown_[static_cast<size_t>(id)], proxies_[id].aabb)) return;
+    grown_[static_cast<size_t>(id)] = kNowhere;
+  }
+  if (index_valid_) RefitTree(&main_, id, proxies_[id].aabb);
 }
 
 bool BatchBvh::WantStaticTree() const {
@@ -102,7 +125,7 @@ bool BatchBvh::WantStaticTree() const {
          static_cast<int64_t>(static_count()) * 8 > proxy_count();
 }
 
-void BatchBvh::Gather(int which, Tree* tree) {
+void BatchBvh::Gather(int which, bool grow, Tree* tree) {
   const int32_t count = which == 1   ? static_count()
                         : which == 0 ? proxy_count() - static_count()
                                      : proxy_count();
@@ -110,6 +133,8 @@ void BatchBvh::Gather(int which, Tree* tree) {
   ProxyItem* out = tree->items.data();
   const ProxyRecord* records = proxies_.data();
   const int32_t capacity = id_capacity();
+  if (grow) grown_.resize(static_cast<size_t>(capacity));
+  tree->grown = grow;
   int32_t k = 0;
   for (int32_t id = 0; id < capacity; ++id) {
     const ProxyRecord& record = records[id];
@@ -118,12 +143,91 @@ void BatchBvh::Gather(int which, Tree* tree) {
     if (which >= 0 && ((f & kStaticFlag) != 0) != (which == 1)) continue;
     ProxyItem& item = out[k++];
     item.box = record.aabb;
+    if (grow && (f & kStaticFlag) == 0) {
+      item.box = Grow(record.aabb);
+      grown_[static_cast<size_t>(id)] = item.box;
+    }
     item.id = id;
     item.body = record.body;
     item.flags = f & (kStaticFlag | kCustomFilterFlag);
     item.aux = 0;
   }
   ATOLL_ASSERT(k == count);
+}
+
+AABB BatchBvh::Grow(const AABB& b) {
+  const float extent = 0.5f * ((b.upper.x - b.lower.x) + (b.upper.y - b.lower.y));
+  return Inflate(b, kGrowFraction * extent);
+}
+
+bool BatchBvh::UpdateCandidates() {
+  if (!main_.grown) return false;  // a query rebuilt the index since
+  const ProxyRecord* records = proxies_.data();
+  const int32_t capacity = id_capacity();
+  const int32_t moving = proxy_count() - static_count();
+  const int32_t limit = std::max(kMinEscapes, moving / kEscapeShare);
+  escaped_.clear();
+  for (int32_t id = 0; id < capacity; ++id) {
+    const uint32_t f = records[id].flags;
+    if ((f & kLiveFlag) == 0 || (f & kStaticFlag) != 0) continue;
+    if (Contains(grown_[static_cast<size_t>(id)], records[id].aabb)) continue;
+    if (static_cast<int32_t>(escaped_.size()) >= limit) return false;
+    escaped_.push_back(id);
+  }
+  if (escaped_.empty()) return true;
+  escapes_since_build_ += static_cast<int32_t>(escaped_.size());
+  // Refit items spread their ancestors' bounds; past this the tree is
+  // worth rebuilding.
+  if (escapes_since_build_ > limit) return false;
+
+  // The escaped proxies get new grown boxes, in the tree as well, so it
+  // bounds every grown box again; their candidates are searched afresh.
+  if (escaped_mark_.size() < static_cast<size_t>(capacity)) {
+    escaped_mark_.resize(static_cast<size_t>(capacity), 0);
+  }
+  for (const int32_t id : escaped_) {
+    grown_[static_cast<size_t>(id)] = Grow(records[id].aabb);
+    escaped_mark_[static_cast<size_t>(id)] = 1;
+    RefitTree(&main_, id, grown_[static_cast<size_t>(id)]);
+  }
+  const uint8_t* mark = escaped_mark_.data();
+  candidates_.erase(std::remove_if(candidates_.begin(), candidates_.end(),
+                                   [mark](uint64_t key) {
+                                     return mark[PairKeyA(key)] != 0 || mark[PairKeyB(key)] != 0;
+                                   }),
+                    candidates_.end());
+  fresh_keys_.clear();
+  for (const int32_t e : escaped_) {
+    const AABB& box = grown_[static_cast<size_t>(e)];
+    hits_.clear();
+    CollectTree(main_, box, /*item_boxes=*/true, &hits_);
+    if (split_static_) CollectTree(statics_, box, /*item_boxes=*/true, &hits_);
+    const ProxyRecord& re = records[e];
+    for (const int32_t x : hits_) {
+      // Two escaped proxies find each other; keep the pair once.
+      if (x == e || (mark[x] != 0 && x < e)) continue;
+      if (AcceptPair(e, re.body, re.flags, x, records[x].body, records[x].flags)) {
+        fresh_keys_.push_back(PairKey(e, x));
+      }
+    }
+  }
+  for (const int32_t id : escaped_) escaped_mark_[static_cast<size_t>(id)] = 0;
+  std::sort(fresh_keys_.begin(), fresh_keys_.end());
+  merged_.resize(candidates_.size() + fresh_keys_.size());
+  std::merge(candidates_.begin(), candidates_.end(), fresh_keys_.begin(), fresh_keys_.end(),
+             merged_.begin());
+  candidates_.swap(merged_);
+  return true;
+}
+
+void BatchBvh::FilterCandidates(std::vector<ProxyPair>* pairs) const {
+  pairs->clear();
+  const ProxyRecord* records = proxies_.data();
+  for (const uint64_t key : candidates_) {
+    const int32_t a = PairKeyA(key);
+    const int32_t b = PairKeyB(key);
+    if (Overlaps(records[a].aabb, records[b].aabb)) pairs->push_back({a, b});
+  }
 }
 
 template <bool kCollide>
@@ -349,15 +453,35 @@ void BatchBvh::QueryAll2(const Tree& tree, uint32_t code, ProxyItem* q,
 }
 
 void BatchBvh::ComputePairs(std::vector<ProxyPair>* pairs) {
+  last_from_candidates_ = candidates_valid_ && UpdateCandidates();
+  if (last_from_candidates_) {
+    FilterCandidates(pairs);
+    ++candidates_served_;
+    // The grown tree bounds every proxy.
+    index_valid_ = true;
+    return;
+  }
+  if (candidates_built_) {
+    // Grown boxes that served fewer than two steps (everything moves, or
+    // proxies come and go) are not worth their cost for a while.
+    candidates_built_ = false;
+    grow_backoff_ = candidates_served_ >= 2
+                        ? 0
+                        : std::min(std::max(1, 2 * grow_backoff_), kMaxGrowBackoff);
+    tight_builds_left_ = grow_backoff_;
+  }
+  candidates_valid_ = false;
+  const bool grow = tight_builds_left_ == 0;
+  if (!grow) --tight_builds_left_;
   top_.keys.clear();
   const bool split = WantStaticTree();
   if (split) {
     if (!statics_valid_ || !split_static_) {
-      Gather(1, &statics_);
+      Gather(1, false, &statics_);
       Build<false>(&statics_);
       statics_valid_ = true;
     }
-    Gather(0, &main_);
+    Gather(0, grow, &main_);
     Build<true>(&main_);
     if (!statics_.empty() && !main_.empty()) {
       // The moving proxies (now in spatial order from the build) against
@@ -372,14 +496,24 @@ void BatchBvh::ComputePairs(std::vector<ProxyPair>* pairs) {
       }
     }
   } else {
-    Gather(-1, &main_);
+    Gather(-1, grow, &main_);
     Build<true>(&main_);
     statics_valid_ = false;
     statics_.items.clear();
   }
   split_static_ = split;
   index_valid_ = true;
-  sorter_.Sort(top_.keys, id_capacity(), pairs);
+  if (!grow) {
+    sorter_.Sort(top_.keys, id_capacity(), pairs);
+    return;
+  }
+  sorter_.SortKeys(&top_.keys, id_capacity());
+  candidates_.swap(top_.keys);
+  candidates_valid_ = true;
+  candidates_built_ = true;
+  candidates_served_ = 0;
+  escapes_since_build_ = 0;
+  FilterCandidates(pairs);
 }
 
 void BatchBvh::EnsureIndex() {
@@ -387,13 +521,13 @@ void BatchBvh::EnsureIndex() {
   const bool split = WantStaticTree();
   if (split) {
     if (!statics_valid_ || !split_static_) {
-      Gather(1, &statics_);
+      Gather(1, false, &statics_);
       Build<false>(&statics_);
       statics_valid_ = true;
     }
-    Gather(0, &main_);
+    Gather(0, false, &main_);
   } else {
-    Gather(-1, &main_);
+    Gather(-1, false, &main_);
     statics_valid_ = false;
     statics_.items.clear();
   }
@@ -402,8 +536,9 @@ void BatchBvh::EnsureIndex() {
   index_valid_ = true;
 }
 
-void BatchBvh::CollectTree(const Tree& tree, const AABB& aabb,
+void BatchBvh::CollectTree(const Tree& tree, const AABB& aabb, bool item_boxes,
                            std::vector<int32_t>* ids) {
+  const bool real_boxes = tree.grown && !item_boxes;
   if (tree.empty() || !Overlaps(tree.root_box, aabb)) return;
   // Depth-first: the stack never holds more than one entry per level (plus
   // one), and levels are bounded by kMedianDepth + log2(n).
@@ -415,7 +550,8 @@ void BatchBvh::CollectTree(const Tree& tree, const AABB& aabb,
     if (IsLeaf(code)) {
       const ProxyItem* leaf = tree.items.data() + LeafBegin(code);
       for (int32_t k = 0; k < LeafCount(code); ++k) {
-        if (Overlaps(leaf[k].box, aabb)) ids->push_back(leaf[k].id);
+        const AABB& box = real_boxes ? proxies_[leaf[k].id].aabb : leaf[k].box;
+        if (Overlaps(box, aabb)) ids->push_back(leaf[k].id);
       }
       continue;
     }
@@ -427,14 +563,14 @@ void BatchBvh::CollectTree(const Tree& tree, const AABB& aabb,
 
 void BatchBvh::CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) {
   EnsureIndex();
-  CollectTree(main_, aabb, ids);
-  if (split_static_) CollectTree(statics_, aabb, ids);
+  CollectTree(main_, aabb, /*item_boxes=*/false, ids);
+  if (split_static_) CollectTree(statics_, aabb, /*item_boxes=*/false, ids);
 }
 
 void BatchBvh::CollectStaticAabb(const AABB& aabb, std::vector<int32_t>* ids) {
   EnsureIndex();
   if (split_static_) {
-    CollectTree(statics_, aabb, ids);
+    CollectTree(statics_, aabb, /*item_boxes=*/false, ids);
     return;
   }
   BroadPhase::CollectStaticAabb(aabb, ids);
@@ -515,12 +651,12 @@ void BatchBvh::BuildLinks(Tree* tree) {
   tree->links_ready = true;
 }
 
-void BatchBvh::RefitTree(Tree* tree, int32_t id) {
+void BatchBvh::RefitTree(Tree* tree, int32_t id, const AABB& box) {
   if (!tree->links_ready) BuildLinks(tree);
   ATOLL_ASSERT(id < static_cast<int32_t>(tree->item_pos.size()));
   const int32_t pos = tree->item_pos[id];
   ATOLL_ASSERT(pos >= 0);
-  tree->items[pos].box = proxies_[id].aabb;
+  tree->items[pos].box = box;
   int32_t up = tree->item_up[pos];
   if (up < 0) {
     // The root is a single leaf.

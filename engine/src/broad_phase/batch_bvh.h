@@ -19,6 +19,23 @@
 // (§3.7.2); a query on a stale index rebuilds it. Refit() instead updates
 // one proxy's box and its ancestors' bounds in place (§6.3).
 //
+// Steps where little moves far (resting stacks, a hanging mobile, a few
+// movers among resting bodies). A build may give each moving proxy a grown
+// box (its box enlarged by kGrowFraction of its mean extent) and keep the
+// accepted pairs of grown boxes as candidates. While a proxy's box stays
+// inside its grown box, each of its overlapping pairs is a candidate, so a
+// step checks every box against its grown box and filters the candidates
+// by the real boxes instead of building. The few proxies that left their
+// grown boxes get new ones, refit into the tree (which therefore bounds
+// every grown box), and their candidates are searched again in the tree;
+// once more than 1/kEscapeShare of the moving proxies left in one step or
+// since the build, the step builds instead. The output is the same exact
+// pair list either way. Grown boxes that served fewer than two steps
+// (everything moves; proxies come and go) make the next builds tight
+// again, for 1, 2, 4, ... kMaxGrowBackoff builds, so scenes in motion pay
+// one check a step and one grown build in kMaxGrowBackoff + 1. Queries on
+// a grown tree test the proxies' own boxes at the leaves.
+//
 // Node layout. An inner node covering items [begin, end) split at m is
 // stored at index m, and a leaf is named by its item range; both are pure
 // functions of the split decisions, so two subtrees can be built
@@ -50,6 +67,9 @@ class BatchBvh final : public BroadPhase {
 
   /// True when the last index build kept static proxies in their own tree.
   bool uses_static_tree() const { return split_static_; }
+  /// True when the last UpdatePairs filtered kept candidates instead of
+  /// building (see the file comment).
+  bool last_pairs_from_candidates() const { return last_from_candidates_; }
 
  private:
   // A child reference: an inner node index, or kLeafBit | begin << kCountBits
@@ -62,6 +82,14 @@ class BatchBvh final : public BroadPhase {
   // bounds the recursion depth by kMedianDepth + log2(n).
   static constexpr int32_t kMedianDepth = 48;
   static_assert(kMaxLeafSize <= (1 << kCountBits), "leaf count must fit");
+  // Grown boxes: margin as a fraction of the proxy's mean extent.
+  static constexpr float kGrowFraction = 0.2f;
+  static constexpr int32_t kMaxGrowBackoff = 32;
+  // At most 1 / kEscapeShare of the moving proxies (or kMinEscapes) may
+  // leave their grown boxes in one step, and in all since the build,
+  // before a build.
+  static constexpr int32_t kEscapeShare = 8;
+  static constexpr int32_t kMinEscapes = 16;
 
   // Both children's boxes live in the parent, so a traversal decides on both
   // from one record.
@@ -78,6 +106,9 @@ class BatchBvh final : public BroadPhase {
     uint32_t root = 0;
     AABB root_box;
     bool empty() const { return items.empty(); }
+    // Items hold grown boxes (containing their proxies' boxes): a leaf test
+    // of a query reads the proxy's own box.
+    bool grown = false;
     // Refit support, built on the first Refit after a build: per item
     // position and per inner node, the parent as (node << 1 | slot), -1 for
     // the root.
@@ -135,8 +166,16 @@ class BatchBvh final : public BroadPhase {
   };
 
   // Copies the live proxies' records into tree->items; `which` selects
-  // static (1), non-static (0) or all (-1) proxies.
-  void Gather(int which, Tree* tree);
+  // static (1), non-static (0) or all (-1) proxies. With `grow`, non-static
+  // items get grown boxes, also kept in grown_.
+  void Gather(int which, bool grow, Tree* tree);
+  // A box grown by kGrowFraction of its mean extent.
+  static AABB Grow(const AABB& box);
+  // Brings the candidates up to date when few proxies left their grown
+  // boxes (see the file comment); false when a build must replace them.
+  bool UpdateCandidates();
+  // Writes the candidates whose proxies' boxes overlap to *pairs.
+  void FilterCandidates(std::vector<ProxyPair>* pairs) const;
   // Builds `tree` over its items; with kCollide also reports every
   // accepted overlapping pair of its items into top_.keys.
   template <bool kCollide>
@@ -151,11 +190,14 @@ class BatchBvh final : public BroadPhase {
   void QueryAll2(const Tree& tree, uint32_t code, ProxyItem* q, int32_t count);
   // Makes the query index current (rebuilding without pair detection).
   void EnsureIndex();
-  void CollectTree(const Tree& tree, const AABB& aabb,
+  // Appends the proxies whose boxes overlap `aabb`: in a grown tree their
+  // own boxes, or with `item_boxes` the items' (grown) boxes.
+  void CollectTree(const Tree& tree, const AABB& aabb, bool item_boxes,
                    std::vector<int32_t>* ids);
   void RayTree(const Tree& tree, RayVisitor* visitor);
   void BuildLinks(Tree* tree);
-  void RefitTree(Tree* tree, int32_t id);
+  // Sets proxy `id`'s item box and its ancestors' bounds.
+  void RefitTree(Tree* tree, int32_t id, const AABB& box);
 
   Tree main_;     // all proxies, or only non-static ones when split_static_
   Tree statics_;  // static proxies when split_static_
@@ -172,6 +214,22 @@ class BatchBvh final : public BroadPhase {
   std::vector<ProxyItem> query_items_;
   std::vector<uint32_t> stack_;
   PairSorter sorter_;
+  // Candidate pairs (see the file comment): valid while no proxy was
+  // created or destroyed and no static proxy moved since the grown build.
+  bool candidates_valid_ = false;
+  bool candidates_built_ = false;   // the last build made candidates
+  int32_t candidates_served_ = 0;   // steps that used them
+  bool last_from_candidates_ = false;
+  std::vector<uint64_t> candidates_;  // sorted pair keys of grown boxes
+  std::vector<AABB> grown_;           // by proxy id, for non-static proxies
+  int32_t grow_backoff_ = 0;          // tight builds after the next failure
+  int32_t tight_builds_left_ = 0;
+  int32_t escapes_since_build_ = 0;
+  std::vector<int32_t> escaped_;
+  std::vector<uint8_t> escaped_mark_;  // by proxy id
+  std::vector<uint64_t> fresh_keys_;
+  std::vector<uint64_t> merged_;
+  std::vector<int32_t> hits_;
 };
 
 }  // namespace atl

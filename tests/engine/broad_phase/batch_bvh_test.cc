@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "atoll/executor.h"
+#include "broad_phase/brute_force.h"
 #include "engine/parallel/std_thread_executor.h"
 #include "scene_driver.h"
 
@@ -123,6 +125,126 @@ TEST(BatchBvhTest, ParallelBuildFindsExactlyTheSerialPairs) {
       }
       scene.Step();
     }
+  }
+}
+
+// A resting heap whose boxes jitter inside their grown boxes while a few
+// (then many) move far, proxies come and go, a static moves, and
+// continuous collision refits some proxies between the pair update and the
+// queries: the candidates kept from grown boxes must give brute force's
+// pairs at every step, and queries must stay exact on the grown tree.
+TEST(BatchBvhTest, RestingProxiesReuseCandidatesAndStayExact) {
+  for (const int32_t statics : {40, 400}) {  // one tree, then a static tree too
+    BatchBvh bvh;
+    BruteForce oracle;
+    BroadPhase* phases[2] = {&bvh, &oracle};
+    test::Rng rng(5 + static_cast<uint64_t>(statics));
+    std::vector<AABB> boxes;
+    std::vector<int32_t> ids;
+    auto create = [&](const AABB& box, const ProxyData& data) {
+      const int32_t id = phases[0]->CreateProxy(box, data);
+      EXPECT_EQ(phases[1]->CreateProxy(box, data), id);
+      if (static_cast<size_t>(id) >= boxes.size()) boxes.resize(static_cast<size_t>(id) + 1);
+      boxes[static_cast<size_t>(id)] = box;
+      return id;
+    };
+    auto move = [&](int32_t id, const AABB& box, bool refit) {
+      for (BroadPhase* p : phases) refit ? p->Refit(id, box) : p->MoveProxy(id, box);
+      boxes[static_cast<size_t>(id)] = box;
+    };
+    for (int32_t i = 0; i < 2000; ++i) {
+      const float x = static_cast<float>(i % 50) * 0.95f;
+      const float y = static_cast<float>(i / 50) * 0.95f;
+      ProxyData data = Data(static_cast<uint32_t>(i + 1), false);
+      if (i % 11 == 0) data.filter.group_index = -1;
+      create({{x, y}, {x + 1.0f, y + 1.0f}}, data);
+      ids.push_back(i);
+    }
+    std::vector<int32_t> static_ids;
+    for (int32_t i = 0; i < statics; ++i) {
+      const float x = rng.Uniform(-5.0f, 50.0f);
+      const float y = rng.Uniform(-5.0f, 40.0f);
+      static_ids.push_back(create({{x, y}, {x + 2.0f, y + 0.5f}}, Data(100000, true)));
+    }
+    auto check_queries = [&](int32_t step) {
+      for (int32_t q = 0; q < 4; ++q) {
+        const Vec2 c{rng.Uniform(0.0f, 48.0f), rng.Uniform(0.0f, 38.0f)};
+        const AABB box{c, c + Vec2{rng.Uniform(0.1f, 3.0f), rng.Uniform(0.1f, 3.0f)}};
+        std::vector<int32_t> expected;
+        std::vector<int32_t> actual;
+        phases[1]->QueryAabb(box, &expected);
+        phases[0]->QueryAabb(box, &actual);
+        ASSERT_EQ(expected, actual) << "query at step " << step;
+        RayCastInput ray{c, Vec2{3.0f, -2.0f}, 1.0f};
+        std::vector<RayHit> hits[2];
+        for (int k = 0; k < 2; ++k) {
+          phases[k]->RayCastAll(ray, [](int32_t, const RayCastInput&) { return 0.5f; }, &hits[k]);
+        }
+        ASSERT_EQ(hits[0].size(), hits[1].size()) << "ray at step " << step;
+        for (size_t h = 0; h < hits[0].size(); ++h) {
+          ASSERT_EQ(hits[0][h].proxy_id, hits[1][h].proxy_id) << "ray at step " << step;
+        }
+      }
+    };
+    std::vector<ProxyPair> expected;
+    std::vector<ProxyPair> actual;
+    int32_t reused = 0;
+    int32_t sent_back = -1;  // refit far, then back where it was
+    AABB sent_from;
+    for (int32_t step = 0; step < 120; ++step) {
+      if (sent_back >= 0) move(sent_back, sent_from, false);
+      // Everyone jitters a little (well inside a grown box)...
+      for (const int32_t id : ids) {
+        AABB box = boxes[static_cast<size_t>(id)];
+        const Vec2 d{rng.Uniform(-0.004f, 0.004f), rng.Uniform(-0.004f, 0.004f)};
+        move(id, {box.lower + d, box.upper + d}, false);
+      }
+      // ... a few travel (escaping their grown boxes); from step 60 to 70,
+      // a third of them at once.
+      const int32_t travellers = step >= 60 && step < 70 ? 700 : 1 + step % 9;
+      for (int32_t k = 0; k < travellers; ++k) {
+        const int32_t id = ids[static_cast<size_t>(rng.Int(static_cast<int32_t>(ids.size())))];
+        const AABB box = boxes[static_cast<size_t>(id)];
+        const Vec2 d{rng.Uniform(-1.5f, 1.5f), rng.Uniform(-1.5f, 1.5f)};
+        move(id, {box.lower + d, box.upper + d}, false);
+      }
+      if (step % 23 == 7) {  // one created, one destroyed
+        const int32_t gone = ids[static_cast<size_t>(rng.Int(static_cast<int32_t>(ids.size())))];
+        for (BroadPhase* p : phases) p->DestroyProxy(gone);
+        ids.erase(std::find(ids.begin(), ids.end(), gone));
+        const float x = rng.Uniform(0.0f, 45.0f);
+        ids.push_back(create({{x, 10.0f}, {x + 1.0f, 11.0f}},
+                             Data(200000 + static_cast<uint32_t>(step), false)));
+      }
+      if (step % 31 == 11) {  // a static slides
+        const int32_t id = static_ids[static_cast<size_t>(step) % static_ids.size()];
+        const AABB box = boxes[static_cast<size_t>(id)];
+        move(id, {box.lower + Vec2{0.7f, 0.0f}, box.upper + Vec2{0.7f, 0.0f}}, false);
+      }
+      if (step % 17 == 3) check_queries(step);  // a stale index: rebuilt exact
+      phases[1]->UpdatePairs(&expected);
+      phases[0]->UpdatePairs(&actual);
+      ASSERT_EQ(expected, actual) << "statics " << statics << " step " << step;
+      if (bvh.last_pairs_from_candidates()) ++reused;
+      check_queries(step);
+      // Continuous collision: a few proxies refit after the pair update,
+      // some a little, one far (and the next step puts it back).
+      for (int32_t k = 0; k < 3; ++k) {
+        const int32_t id = ids[static_cast<size_t>(rng.Int(static_cast<int32_t>(ids.size())))];
+        const AABB box = boxes[static_cast<size_t>(id)];
+        if (k == 0) {
+          sent_back = id;
+          sent_from = box;
+        }
+        const float r = k == 0 ? 2.0f : 0.003f;
+        const Vec2 d{rng.Uniform(-r, r), rng.Uniform(-r, r)};
+        move(id, {box.lower + d, box.upper + d}, true);
+      }
+      check_queries(step);
+    }
+    // Most steps reuse the candidates: all but the builds after the
+    // travellers' rush, the comings and goings and the static moves.
+    EXPECT_GT(reused, 60) << "statics " << statics;
   }
 }
 
