@@ -202,10 +202,12 @@ void PrepareContact(const WorldState& w, const ContactPrepareInput& in, int32_t 
 bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,
                            const std::vector<SolverBodyParams>& params,
                            std::vector<int32_t>* touching, std::vector<int32_t>* slots,
-                           std::vector<int32_t>* deep, std::vector<uint8_t>* pushed) {
+                           std::vector<int32_t>* deep, std::vector<uint8_t>* pushed,
+                           std::vector<int32_t>* hits) {
   bool push = false;
   touching->clear();
   slots->clear();
+  hits->clear();
   deep->assign(params.size(), 0);
   pushed->assign(params.size(), 0);
   for (int32_t i = 0; i < w.contact_ids.Capacity(); ++i) {
@@ -218,6 +220,7 @@ bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,
     const bool a_moves = ia >= 0 && params[ia].inv_mass + params[ia].inv_inertia > 0.0f;
     const bool b_moves = ib >= 0 && params[ib].inv_mass + params[ib].inv_inertia > 0.0f;
     if (!a_moves && !b_moves) continue;
+    if ((c.flags & kContactEnableHits) != 0) hits->push_back(static_cast<int32_t>(touching->size()));
     touching->push_back(i);
     slots->push_back(ia);
     slots->push_back(ib);

@@ -161,12 +161,14 @@ inline __attribute__((always_inline)) void AnyPoints(const ContactGroup& g, bool
 /// has a push-out contact (`pushed`), and `deep`, how many contacts share
 /// its velocity push: for a body in a pile (one with a push-out contact or
 /// in more than kPileContacts), its contacts that overlap by more than
-/// kLinearSlop, else 0. Returns whether any contact has kContactPushOut
-/// (the step needs PushContacts).
+/// kLinearSlop, else 0. `hits`: the positions in `touching` of the
+/// contacts with kContactEnableHits, in order. Returns whether any contact
+/// has kContactPushOut (the step needs PushContacts).
 bool CollectSolverContacts(const WorldState& world, const int32_t* slot_of_body,
                            const std::vector<SolverBodyParams>& params,
                            std::vector<int32_t>* touching, std::vector<int32_t>* slots,
-                           std::vector<int32_t>* deep, std::vector<uint8_t>* pushed);
+                           std::vector<int32_t>* deep, std::vector<uint8_t>* pushed,
+                           std::vector<int32_t>* hits);
 
 /// What PrepareContact reads besides the contact: per solver slot the
 /// bodies' parameters, velocities and centers at step start (a pile's

@@ -291,14 +291,11 @@ void MarkRestlessIslands(WorldState* w, SolverScratch* s) {
 
 void ReportHits(WorldState* w, const SolverScratch& s) {
   const float threshold = w->def.hit_event_threshold;
-  // Contact index order (constraints are stored in colour order): the
-  // contacts front to back, a constraint looked up only for a contact that
-  // reports hits.
-  for (size_t i = 0; i < s.touching_contacts.size(); ++i) {
-    const Contact& c = w->contacts[s.touching_contacts[i]];
-    if ((c.flags & kContactEnableHits) == 0) continue;
-    const int32_t slot =
-        s.contact_slot_of_position[s.contact_colours.Position(static_cast<int32_t>(i))];
+  // Contact index order (constraints are stored in colour order), only the
+  // contacts that report hits (CollectSolverContacts listed them).
+  for (const int32_t i : s.hit_contacts) {
+    const Contact& c = w->contacts[s.touching_contacts[static_cast<size_t>(i)]];
+    const int32_t slot = s.contact_slot_of_position[s.contact_colours.Position(i)];
     const ContactGroup& g = s.contact_groups[slot / 4];
     const int32_t lane = slot % 4;
     float best = threshold;
@@ -608,7 +605,8 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   GatherBodies(w, h, s);
   const bool push_out =
       CollectSolverContacts(*w, s->slot_of_body.data(), s->params, &s->touching_contacts,
-                            &s->touching_slots, &s->deep_contacts, &s->push_bodies);
+                            &s->touching_slots, &s->deep_contacts, &s->push_bodies,
+                            &s->hit_contacts);
 
   // Contacts stiffer than a quarter of the substep rate would ring.
   const float hertz = Min(w->def.contact_hertz, 0.25f * inv_h);

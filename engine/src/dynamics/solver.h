@@ -65,6 +65,8 @@ struct SolverScratch {
   /// Per touching contact, its bodies' solver slots (a, b; -1 outside
   /// the solve).
   std::vector<int32_t> touching_slots;
+  /// Positions in touching_contacts of the contacts that report hits.
+  std::vector<int32_t> hit_contacts;
   /// Per solver slot: how many of touching_contacts share its velocity
   /// push (CollectSolverContacts, contact_solver.h).
   std::vector<int32_t> deep_contacts;
