@@ -24,6 +24,10 @@ float MixRestitution(float a, float b) { return Max(a, b); }
 // also needs a dynamic body (kinematic-kinematic and kinematic-static pairs
 // exert nothing), two sensors never interact, and jointed bodies collide
 // only when every joint between them allows it.
+// UpdateContacts' mark for a pair refused last step under the same rules.
+constexpr int32_t kStillRefused = -2;
+static_assert(kStillRefused != kNullIndex, "a refused pair is not a missing contact");
+
 bool ShouldCreateContact(const WorldState& w, int32_t shape_a, int32_t shape_b) {
   const Shape& sa = w.shapes[shape_a];
   const Shape& sb = w.shapes[shape_b];
@@ -358,9 +362,11 @@ void UpdateContacts(WorldState* w) {
     if (j < last_count && w->last_pair_keys[j] == key) {
       const int32_t c = w->last_pair_contacts[j];
       if (c == kNullIndex) {
-        // No contact last step, and only this function creates them (the
-        // creation pass below asks again whether the pair may collide).
+        // No contact last step, and only this function creates them: the
+        // pair was refused. The creation pass below asks again unless no
+        // rule changed since.
         known = true;
+        if (w->last_pair_generations[j] == w->contact_rule_epoch) found = kStillRefused;
       } else if (w->contact_ids.IsAlive(c) &&
                  w->contact_ids.Generation(c) == w->last_pair_generations[j]) {
         found = c;
@@ -372,8 +378,11 @@ void UpdateContacts(WorldState* w) {
   }
   for (int32_t k = 0; k < pair_count; ++k) {
     const ProxyPair& pair = w->pairs[k];
-    if (w->pair_contacts[k] == kNullIndex && ShouldCreateContact(*w, pair.a, pair.b)) {
-      w->pair_contacts[k] = CreateContact(w, pair.a, pair.b);
+    int32_t& c = w->pair_contacts[k];
+    if (c == kStillRefused) {
+      c = kNullIndex;
+    } else if (c == kNullIndex && ShouldCreateContact(*w, pair.a, pair.b)) {
+      c = CreateContact(w, pair.a, pair.b);
     }
   }
   w->contact_matched.assign(static_cast<size_t>(w->contact_ids.Capacity()), 0);
@@ -384,7 +393,8 @@ void UpdateContacts(WorldState* w) {
     const int32_t c = w->pair_contacts[k];
     w->last_pair_keys[k] = PairKey(w->pairs[k].a, w->pairs[k].b);
     w->last_pair_contacts[k] = c;
-    w->last_pair_generations[k] = c != kNullIndex ? w->contact_ids.Generation(c) : 0;
+    w->last_pair_generations[k] =
+        c != kNullIndex ? w->contact_ids.Generation(c) : w->contact_rule_epoch;
     if (c != kNullIndex) w->contact_matched[c] = 1;
   }
 

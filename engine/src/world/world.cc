@@ -265,6 +265,7 @@ absl::StatusOr<ShapeId> AddShape(WorldState* w, BodyId body_id, const ShapeDef& 
   if (absl::Status s = ValidateShapeMass(geometry, def.density); !s.ok()) return s;
   const int32_t body = static_cast<int32_t>(body_id.index);
   const int32_t index = w->shape_ids.Alloc();
+  ++w->contact_rule_epoch;  // pairs of this shape index are someone else's
   if (index >= static_cast<int32_t>(w->shapes.size())) w->shapes.resize(index + 1);
   Shape& shape = w->shapes[index];
   shape = Shape();
@@ -431,6 +432,7 @@ absl::Status World::DestroyBody(BodyId id) {
     DestroyProxy(w, s);
     w->shapes[s] = Shape();
     w->shape_ids.Free(s);
+    ++w->contact_rule_epoch;
   }
   w->bodies[body] = Body();
   w->body_ids.Free(body);
@@ -714,6 +716,7 @@ absl::Status World::DestroyShape(ShapeId id) {
   list.erase(std::find(list.begin(), list.end(), shape));
   w->shapes[shape] = Shape();
   w->shape_ids.Free(shape);
+  ++w->contact_rule_epoch;
   UpdateBodyMass(w, body);
   WakeBody(w, body);
   return absl::OkStatus();

@@ -65,6 +65,7 @@ JointId AddJoint(WorldState* w, JointType type, int32_t body_a, int32_t body_b,
                  Vec2 local_anchor_a, Vec2 local_anchor_b, bool collide_connected,
                  uint64_t user_data, JointData data) {
   const int32_t index = w->joint_ids.Alloc();
+  ++w->contact_rule_epoch;
   if (index >= static_cast<int32_t>(w->joints.size())) w->joints.resize(index + 1);
   Joint& j = w->joints[index];
   j = Joint();
@@ -113,6 +114,7 @@ void RemoveJoint(WorldState* w, int32_t index) {
   }
   w->joints[index] = Joint();
   w->joint_ids.Free(index);
+  ++w->contact_rule_epoch;
 }
 
 absl::Status CheckNonNegative(const char* what, float v) {

@@ -99,9 +99,15 @@ struct WorldState {
   /// a merge instead of a search per pair. A lookup cache only, validated on
   /// use (a freed or reused contact slot has another generation); a restored
   /// world starts without it and searches.
+  /// A pair that named no contact was refused one (ShouldCreateContact);
+  /// its "generation" is then the contact_rule_epoch it was refused in.
   std::vector<uint64_t> last_pair_keys;
   std::vector<int32_t> last_pair_contacts;
-  std::vector<uint16_t> last_pair_generations;
+  std::vector<uint32_t> last_pair_generations;
+  /// Changes whenever ShouldCreateContact could answer differently for a
+  /// pair of shape indices (a joint made or removed, a shape index freed or
+  /// taken): while it stays, a pair refused last step is refused again.
+  uint32_t contact_rule_epoch = 1;
   /// Every contact that outlived last step's match was named by one of its
   /// pairs or joins two bodies of the broad phase's static part (the batch
   /// removal keeps only those), so a pair last step did not name, with a

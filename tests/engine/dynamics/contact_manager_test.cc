@@ -96,5 +96,39 @@ TEST(ContactRecyclingTest, CirclesAreNeverRecycled) {
   }
 }
 
+// A pair the joint rules refused last step is not asked again while no rule
+// changed (contact_rule_epoch); a shape index freed and taken by a shape of
+// another body is such a change: the new shape's pairs are its own.
+TEST(ContactCreationTest, AReusedShapeIndexIsNotRefusedForItsFormerJoint) {
+  WorldDef def;
+  def.gravity = {0.0f, 0.0f};
+  auto world = MakeWorld(def);
+  BodyDef body;
+  body.type = BodyType::kDynamic;
+  const BodyId a = world->CreateBody(body).value();
+  const ShapeId old_shape =
+      world->CreatePolygonShape(a, ShapeDef{}, testing::BoxOrDie(0.5f, 0.5f)).value();
+  const BodyId b = AddDynamicBox(world.get(), {0.8f, 0.0f}, 0.5f);
+  RevoluteJointDef joint;
+  joint.body_a = a;
+  joint.body_b = b;
+  joint.local_anchor_a = {0.4f, 0.0f};
+  joint.local_anchor_b = {-0.4f, 0.0f};
+  ASSERT_TRUE(world->CreateRevoluteJoint(joint).ok());
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(world->Step(kDt).ok());
+    ASSERT_EQ(world->GetCounters().contacts, 0) << "step " << i;  // refused every step
+  }
+  // Body a's shape gives its index to a new body's shape, overlapping b
+  // where a's was: no joint between them, so they must touch.
+  ASSERT_TRUE(world->DestroyShape(old_shape).ok());
+  const BodyId c = world->CreateBody(body).value();
+  const ShapeId new_shape =
+      world->CreatePolygonShape(c, ShapeDef{}, testing::BoxOrDie(0.5f, 0.5f)).value();
+  ASSERT_EQ(new_shape.index, old_shape.index);
+  ASSERT_TRUE(world->Step(kDt).ok());
+  EXPECT_EQ(world->GetCounters().touching_contacts, 1);
+}
+
 }  // namespace
 }  // namespace atl
