@@ -1,9 +1,10 @@
 // Atoll — batch BVH broad phase (the default strategy).
 //
-// Every step the hierarchy is rebuilt from scratch, top-down, splitting each
+// The hierarchy is rebuilt from scratch, top-down (every step, unless the
+// proxies stayed inside their grown boxes: see below), splitting each
 // node's proxies at the midpoint of their centers' bounds on the wider axis
-// ("barycenter split"). Boxes are never enlarged, so the tree is tight and
-// the pair list minimal. Pair detection is fused into the build
+// ("barycenter split"). The proxies' boxes are never enlarged, so the pair
+// list is minimal. Pair detection is fused into the build
 // (dissertation 000, §3.5-3.6, "Query-All3"): each node carries a candidate
 // set of outside proxies that may touch its subtree; after a split, the
 // proxies of one child that touch the other child's bounds join the other
