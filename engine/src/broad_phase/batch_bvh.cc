@@ -87,10 +87,24 @@ void BatchBvh::Invalidate(int32_t id) {
 void BatchBvh::OnCreate(int32_t id) {
   Invalidate(id);
   candidates_valid_ = false;
+  if ((proxies_[id].flags & kStaticFlag) != 0) return;
+  if (moving_pos_.size() <= static_cast<size_t>(id)) {
+    moving_pos_.resize(static_cast<size_t>(id) + 1, -1);
+  }
+  moving_pos_[static_cast<size_t>(id)] = static_cast<int32_t>(moving_ids_.size());
+  moving_ids_.push_back(id);
 }
 void BatchBvh::OnDestroy(int32_t id) {
   Invalidate(id);
   candidates_valid_ = false;
+  if ((proxies_[id].flags & kStaticFlag) != 0) return;
+  // Swap-remove: the list's order is only the order builds gather in.
+  const int32_t pos = moving_pos_[static_cast<size_t>(id)];
+  const int32_t last = moving_ids_.back();
+  moving_ids_[static_cast<size_t>(pos)] = last;
+  moving_pos_[static_cast<size_t>(last)] = pos;
+  moving_ids_.pop_back();
+  moving_pos_[static_cast<size_t>(id)] = -1;
 }
 void BatchBvh::OnMove(int32_t id) { Invalidate(id); }
 
@@ -136,6 +150,22 @@ void BatchBvh::Gather(int which, bool grow, Tree* tree) {
   if (grow) grown_.resize(static_cast<size_t>(capacity));
   tree->grown = grow;
   int32_t k = 0;
+  if (which == 0) {
+    // The moving proxies from their list: a step costs them, not the
+    // statics (the tree's shape does not change the pairs).
+    for (const int32_t id : moving_ids_) {
+      const ProxyRecord& record = records[id];
+      ProxyItem& item = out[k++];
+      item.box = grow ? Grow(record.aabb) : record.aabb;
+      if (grow) grown_[static_cast<size_t>(id)] = item.box;
+      item.id = id;
+      item.body = record.body;
+      item.flags = record.flags & kCustomFilterFlag;
+      item.aux = 0;
+    }
+    ATOLL_ASSERT(k == count);
+    return;
+  }
   for (int32_t id = 0; id < capacity; ++id) {
     const ProxyRecord& record = records[id];
     const uint32_t f = record.flags;
@@ -167,9 +197,7 @@ bool BatchBvh::UpdateCandidates() {
   const int32_t moving = proxy_count() - static_count();
   const int32_t limit = std::max(kMinEscapes, moving / kEscapeShare);
   escaped_.clear();
-  for (int32_t id = 0; id < capacity; ++id) {
-    const uint32_t f = records[id].flags;
-    if ((f & kLiveFlag) == 0 || (f & kStaticFlag) != 0) continue;
+  for (const int32_t id : moving_ids_) {
     if (Contains(grown_[static_cast<size_t>(id)], records[id].aabb)) continue;
     if (static_cast<int32_t>(escaped_.size()) >= limit) return false;
     escaped_.push_back(id);

@@ -231,6 +231,10 @@ class BatchBvh final : public BroadPhase {
   std::vector<uint64_t> fresh_keys_;
   std::vector<uint64_t> merged_;
   std::vector<int32_t> hits_;
+  // The live non-static proxies, in no particular order, and each one's
+  // position in that list by id (-1 for others).
+  std::vector<int32_t> moving_ids_;
+  std::vector<int32_t> moving_pos_;
 };
 
 }  // namespace atl
