@@ -17,16 +17,32 @@ namespace {
 // Awake kinematic and dynamic bodies get solver slots, in body index order.
 // `h` is the substep.
 void GatherBodies(WorldState* w, float h, SolverScratch* s) {
+  // Static bodies never get a slot (their solver_index stays null), so
+  // only the moving ones are walked; and only last step's slots are
+  // cleared (with a restored world, the scratch's last step was the old
+  // world's, whose slots are cleared all the same).
+  if (w->moving_bodies_stale) {
+    w->moving_bodies.clear();
+    for (int32_t i = 0; i < w->body_ids.Capacity(); ++i) {
+      if (w->body_ids.IsAlive(i) && w->bodies[i].type != BodyType::kStatic) {
+        w->moving_bodies.push_back(i);
+      }
+    }
+    w->moving_bodies_stale = false;
+  }
+  const size_t capacity = static_cast<size_t>(w->body_ids.Capacity());
+  for (const int32_t i : s->awake_bodies) {
+    if (static_cast<size_t>(i) < s->slot_of_body.size()) s->slot_of_body[i] = kNullIndex;
+  }
+  s->slot_of_body.resize(capacity, kNullIndex);
   s->awake_bodies.clear();
   s->bodies.clear();
   s->params.clear();
   s->centers.clear();
-  s->slot_of_body.assign(static_cast<size_t>(w->body_ids.Capacity()), kNullIndex);
-  for (int32_t i = 0; i < w->body_ids.Capacity(); ++i) {
-    if (!w->body_ids.IsAlive(i)) continue;
+  for (const int32_t i : w->moving_bodies) {
     Body& b = w->bodies[i];
     b.solver_index = kNullIndex;
-    if (b.type == BodyType::kStatic || !b.awake || !b.enabled) continue;
+    if (!b.awake || !b.enabled) continue;
     b.solver_index = static_cast<int32_t>(s->awake_bodies.size());
     s->slot_of_body[i] = b.solver_index;
     s->awake_bodies.push_back(i);

@@ -396,6 +396,7 @@ absl::StatusOr<BodyId> World::CreateBody(const BodyDef& def) {
   if (absl::Status s = ValidateBodyDef(def); !s.ok()) return s;
   WorldState* w = state_.get();
   const int32_t index = w->body_ids.Alloc();
+  w->moving_bodies_stale = true;
   if (index >= static_cast<int32_t>(w->bodies.size())) w->bodies.resize(index + 1);
   Body& b = w->bodies[index];
   b = Body();
@@ -436,6 +437,7 @@ absl::Status World::DestroyBody(BodyId id) {
   }
   w->bodies[body] = Body();
   w->body_ids.Free(body);
+  w->moving_bodies_stale = true;
   return absl::OkStatus();
 }
 

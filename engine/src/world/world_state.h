@@ -108,6 +108,12 @@ struct WorldState {
   /// pair of shape indices (a joint made or removed, a shape index freed or
   /// taken): while it stays, a pair refused last step is refused again.
   uint32_t contact_rule_epoch = 1;
+  /// The kinematic and dynamic bodies in index order, for the steps'
+  /// walks that static bodies would only slow down (a level of static
+  /// bodies around a few movers). Rebuilt when stale: a body was created or
+  /// destroyed since (a new or restored state starts stale).
+  std::vector<int32_t> moving_bodies;
+  bool moving_bodies_stale = true;
   /// Every contact that outlived last step's match was named by one of its
   /// pairs or joins two bodies of the broad phase's static part (the batch
   /// removal keeps only those), so a pair last step did not name, with a
