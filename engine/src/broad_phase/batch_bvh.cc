@@ -84,33 +84,78 @@ void BatchBvh::Invalidate(int32_t id) {
   }
 }
 
-void BatchBvh::OnCreate(int32_t id) {
-  Invalidate(id);
-  candidates_valid_ = false;
-  if ((proxies_[id].flags & kStaticFlag) != 0) return;
-  if (moving_pos_.size() <= static_cast<size_t>(id)) {
-    moving_pos_.resize(static_cast<size_t>(id) + 1, -1);
-  }
-  moving_pos_[static_cast<size_t>(id)] = static_cast<int32_t>(moving_ids_.size());
-  moving_ids_.push_back(id);
+bool BatchBvh::StaticDeltaFits() const {
+  const int32_t delta = static_cast<int32_t>(extra_static_ids_.size()) + static_gone_ + 1;
+  return split_static_ && statics_valid_ &&
+         delta <= std::max(kMinStaticDelta, static_count() / kStaticDeltaShare);
 }
-void BatchBvh::OnDestroy(int32_t id) {
-  Invalidate(id);
+
+void BatchBvh::OnCreate(int32_t id) {
   candidates_valid_ = false;
-  if ((proxies_[id].flags & kStaticFlag) != 0) return;
-  // Swap-remove: the list's order is only the order builds gather in.
-  const int32_t pos = moving_pos_[static_cast<size_t>(id)];
-  const int32_t last = moving_ids_.back();
-  moving_ids_[static_cast<size_t>(pos)] = last;
-  moving_pos_[static_cast<size_t>(last)] = pos;
-  moving_ids_.pop_back();
-  moving_pos_[static_cast<size_t>(id)] = -1;
+  if ((proxies_[id].flags & kStaticFlag) != 0) {
+    index_valid_ = false;
+    // A body falling asleep among many statics refiles its proxies as
+    // static: they join the moving part's build as extras instead of
+    // costing a rebuild of the static tree.
+    if (StaticDeltaFits()) {
+      ListAdd(id, &extra_static_ids_, &extra_static_pos_);
+    } else {
+      Invalidate(id);
+    }
+    return;
+  }
+  index_valid_ = false;
+  ListAdd(id, &moving_ids_, &moving_pos_);
+}
+
+void BatchBvh::OnDestroy(int32_t id) {
+  candidates_valid_ = false;
+  if ((proxies_[id].flags & kStaticFlag) != 0) {
+    index_valid_ = false;
+    if (static_cast<size_t>(id) < extra_static_pos_.size() &&
+        extra_static_pos_[static_cast<size_t>(id)] >= 0) {
+      ListRemove(id, &extra_static_ids_, &extra_static_pos_);
+    } else if (StaticDeltaFits()) {
+      // Left in the static tree, where its item no longer matches the
+      // proxy's generation (StaticItemLive).
+      ++static_gone_;
+    } else {
+      Invalidate(id);
+    }
+    return;
+  }
+  Invalidate(id);
+  ListRemove(id, &moving_ids_, &moving_pos_);
+}
+
+void BatchBvh::ClearStaticDelta() {
+  for (const int32_t id : extra_static_ids_) extra_static_pos_[static_cast<size_t>(id)] = -1;
+  extra_static_ids_.clear();
+  static_gone_ = 0;
+}
+
+void BatchBvh::ListAdd(int32_t id, std::vector<int32_t>* ids, std::vector<int32_t>* pos) {
+  if (pos->size() <= static_cast<size_t>(id)) pos->resize(static_cast<size_t>(id) + 1, -1);
+  (*pos)[static_cast<size_t>(id)] = static_cast<int32_t>(ids->size());
+  ids->push_back(id);
+}
+
+void BatchBvh::ListRemove(int32_t id, std::vector<int32_t>* ids, std::vector<int32_t>* pos) {
+  // Swap-remove: a list's order is only the order builds gather in.
+  const int32_t at = (*pos)[static_cast<size_t>(id)];
+  const int32_t last = ids->back();
+  (*ids)[static_cast<size_t>(at)] = last;
+  (*pos)[static_cast<size_t>(last)] = at;
+  ids->pop_back();
+  (*pos)[static_cast<size_t>(id)] = -1;
 }
 void BatchBvh::OnMove(int32_t id) { Invalidate(id); }
 
 void BatchBvh::OnRefit(int32_t id) {
   const bool is_static = (proxies_[id].flags & kStaticFlag) != 0;
-  if (is_static && split_static_) {
+  const bool extra = static_cast<size_t>(id) < extra_static_pos_.size() &&
+                     extra_static_pos_[static_cast<size_t>(id)] >= 0;
+  if (is_static && split_static_ && !extra) {
     candidates_valid_ = false;
     // The static tree outlives index rebuilds, so it is refit even when the
     // moving part of the index is stale.
@@ -140,8 +185,9 @@ bool BatchBvh::WantStaticTree() const {
 }
 
 void BatchBvh::Gather(int which, bool grow, Tree* tree) {
-  const int32_t count = which == 1   ? static_count()
-                        : which == 0 ? proxy_count() - static_count()
+  const int32_t extras = static_cast<int32_t>(extra_static_ids_.size());
+  const int32_t count = which == 1   ? static_count() - extras
+                        : which == 0 ? proxy_count() - static_count() + extras
                                      : proxy_count();
   tree->items.resize(static_cast<size_t>(count));
   ProxyItem* out = tree->items.data();
@@ -152,7 +198,8 @@ void BatchBvh::Gather(int which, bool grow, Tree* tree) {
   int32_t k = 0;
   if (which == 0) {
     // The moving proxies from their list: a step costs them, not the
-    // statics (the tree's shape does not change the pairs).
+    // statics (the tree's shape does not change the pairs); and the static
+    // extras, which the static tree does not hold.
     for (const int32_t id : moving_ids_) {
       const ProxyRecord& record = records[id];
       ProxyItem& item = out[k++];
@@ -161,6 +208,15 @@ void BatchBvh::Gather(int which, bool grow, Tree* tree) {
       item.id = id;
       item.body = record.body;
       item.flags = record.flags & kCustomFilterFlag;
+      item.aux = 0;
+    }
+    for (const int32_t id : extra_static_ids_) {
+      const ProxyRecord& record = records[id];
+      ProxyItem& item = out[k++];
+      item.box = record.aabb;
+      item.id = id;
+      item.body = record.body;
+      item.flags = record.flags & (kStaticFlag | kCustomFilterFlag);
       item.aux = 0;
     }
     ATOLL_ASSERT(k == count);
@@ -180,7 +236,7 @@ void BatchBvh::Gather(int which, bool grow, Tree* tree) {
     item.id = id;
     item.body = record.body;
     item.flags = f & (kStaticFlag | kCustomFilterFlag);
-    item.aux = 0;
+    item.aux = static_cast<int32_t>(record.generation);
   }
   ATOLL_ASSERT(k == count);
 }
@@ -453,8 +509,10 @@ void BatchBvh::QueryAll2(const Tree& tree, uint32_t code, ProxyItem* q,
   if (IsLeaf(code)) {
     const ProxyItem* leaf = tree.items.data() + LeafBegin(code);
     const int32_t leaf_count = LeafCount(code);
+    const bool check = HasGoneItems(tree);
     for (int32_t s = 0; s < leaf_count; ++s) {
       const ProxyItem& y = leaf[s];
+      if (check && IsGone(y)) continue;
       for (int32_t i = 0; i < count; ++i) {
         const ProxyItem& x = q[i];
         if (Overlaps(x.box, y.box) &&
@@ -505,9 +563,11 @@ void BatchBvh::ComputePairs(std::vector<ProxyPair>* pairs) {
   const bool split = WantStaticTree();
   if (split) {
     if (!statics_valid_ || !split_static_) {
+      ClearStaticDelta();
       Gather(1, false, &statics_);
       Build<false>(&statics_);
       statics_valid_ = true;
+      ++static_builds_;
     }
     Gather(0, grow, &main_);
     Build<true>(&main_);
@@ -528,6 +588,7 @@ void BatchBvh::ComputePairs(std::vector<ProxyPair>* pairs) {
     Build<true>(&main_);
     statics_valid_ = false;
     statics_.items.clear();
+    ClearStaticDelta();
   }
   split_static_ = split;
   index_valid_ = true;
@@ -549,15 +610,18 @@ void BatchBvh::EnsureIndex() {
   const bool split = WantStaticTree();
   if (split) {
     if (!statics_valid_ || !split_static_) {
+      ClearStaticDelta();
       Gather(1, false, &statics_);
       Build<false>(&statics_);
       statics_valid_ = true;
+      ++static_builds_;
     }
     Gather(0, false, &main_);
   } else {
     Gather(-1, false, &main_);
     statics_valid_ = false;
     statics_.items.clear();
+    ClearStaticDelta();
   }
   Build<false>(&main_);
   split_static_ = split;
@@ -567,6 +631,7 @@ void BatchBvh::EnsureIndex() {
 void BatchBvh::CollectTree(const Tree& tree, const AABB& aabb, bool item_boxes,
                            std::vector<int32_t>* ids) {
   const bool real_boxes = tree.grown && !item_boxes;
+  const bool check = HasGoneItems(tree);
   if (tree.empty() || !Overlaps(tree.root_box, aabb)) return;
   // Depth-first: the stack never holds more than one entry per level (plus
   // one), and levels are bounded by kMedianDepth + log2(n).
@@ -578,6 +643,7 @@ void BatchBvh::CollectTree(const Tree& tree, const AABB& aabb, bool item_boxes,
     if (IsLeaf(code)) {
       const ProxyItem* leaf = tree.items.data() + LeafBegin(code);
       for (int32_t k = 0; k < LeafCount(code); ++k) {
+        if (check && IsGone(leaf[k])) continue;
         const AABB& box = real_boxes ? proxies_[leaf[k].id].aabb : leaf[k].box;
         if (Overlaps(box, aabb)) ids->push_back(leaf[k].id);
       }
@@ -599,6 +665,9 @@ void BatchBvh::CollectStaticAabb(const AABB& aabb, std::vector<int32_t>* ids) {
   EnsureIndex();
   if (split_static_) {
     CollectTree(statics_, aabb, /*item_boxes=*/false, ids);
+    for (const int32_t id : extra_static_ids_) {
+      if (Overlaps(proxies_[id].aabb, aabb)) ids->push_back(id);
+    }
     return;
   }
   BroadPhase::CollectStaticAabb(aabb, ids);
@@ -609,6 +678,7 @@ void BatchBvh::RayTree(const Tree& tree, RayVisitor* visitor) {
   if (tree.empty() || !RayEntersAabb(visitor->input(), tree.root_box, &t)) {
     return;
   }
+  const bool check = HasGoneItems(tree);
   stack_.clear();
   stack_.push_back(tree.root);
   while (!stack_.empty()) {
@@ -616,7 +686,9 @@ void BatchBvh::RayTree(const Tree& tree, RayVisitor* visitor) {
     stack_.pop_back();
     if (IsLeaf(code)) {
       const ProxyItem* leaf = tree.items.data() + LeafBegin(code);
-      for (int32_t k = 0; k < LeafCount(code); ++k) visitor->Visit(leaf[k].id);
+      for (int32_t k = 0; k < LeafCount(code); ++k) {
+        if (!(check && IsGone(leaf[k]))) visitor->Visit(leaf[k].id);
+      }
       continue;
     }
     const Node& node = tree.nodes[code];

@@ -37,6 +37,12 @@
 // one check a step and one grown build in kMaxGrowBackoff + 1. Queries on
 // a grown tree test the proxies' own boxes at the leaves.
 //
+// Statics that come and go (bodies falling asleep are refiled as static,
+// and back when they wake) do not rebuild the static tree while they are
+// few: a new static joins the moving part's build as an extra, and a
+// destroyed one stays in the tree, skipped by generation, until the
+// changes exceed 1/kStaticDeltaShare of the statics.
+//
 // Node layout. An inner node covering items [begin, end) split at m is
 // stored at index m, and a leaf is named by its item range; both are pure
 // functions of the split decisions, so two subtrees can be built
@@ -71,6 +77,8 @@ class BatchBvh final : public BroadPhase {
   /// True when the last UpdatePairs filtered kept candidates instead of
   /// building (see the file comment).
   bool last_pairs_from_candidates() const { return last_from_candidates_; }
+  /// How many times the static tree was built.
+  int64_t static_builds() const { return static_builds_; }
 
  private:
   // A child reference: an inner node index, or kLeafBit | begin << kCountBits
@@ -86,6 +94,11 @@ class BatchBvh final : public BroadPhase {
   // Grown boxes: margin as a fraction of the proxy's mean extent.
   static constexpr float kGrowFraction = 0.2f;
   static constexpr int32_t kMaxGrowBackoff = 32;
+  // The static tree is kept while the statics created and destroyed since
+  // its build are at most 1 / kStaticDeltaShare of the statics (or
+  // kMinStaticDelta); see the file comment.
+  static constexpr int32_t kStaticDeltaShare = 16;
+  static constexpr int32_t kMinStaticDelta = 64;
   // At most 1 / kEscapeShare of the moving proxies (or kMinEscapes) may
   // leave their grown boxes in one step, and in all since the build,
   // before a build.
@@ -170,6 +183,16 @@ class BatchBvh final : public BroadPhase {
   // static (1), non-static (0) or all (-1) proxies. With `grow`, non-static
   // items get grown boxes, also kept in grown_.
   void Gather(int which, bool grow, Tree* tree);
+  // Static tree edits without a rebuild (see the file comment).
+  bool StaticDeltaFits() const;
+  void ClearStaticDelta();
+  bool HasGoneItems(const Tree& tree) const { return &tree == &statics_ && static_gone_ > 0; }
+  // A static tree item whose proxy was destroyed since the build.
+  bool IsGone(const ProxyItem& item) const {
+    return proxies_[item.id].generation != static_cast<uint32_t>(item.aux);
+  }
+  static void ListAdd(int32_t id, std::vector<int32_t>* ids, std::vector<int32_t>* pos);
+  static void ListRemove(int32_t id, std::vector<int32_t>* ids, std::vector<int32_t>* pos);
   // A box grown by kGrowFraction of its mean extent.
   static AABB Grow(const AABB& box);
   // Brings the candidates up to date when few proxies left their grown
@@ -235,6 +258,13 @@ class BatchBvh final : public BroadPhase {
   // position in that list by id (-1 for others).
   std::vector<int32_t> moving_ids_;
   std::vector<int32_t> moving_pos_;
+  // Static proxies created since the static tree was built (kept with the
+  // moving part), likewise; and how many of the tree's statics were
+  // destroyed since (their items stay, told apart by generation).
+  std::vector<int32_t> extra_static_ids_;
+  std::vector<int32_t> extra_static_pos_;
+  int32_t static_gone_ = 0;
+  int64_t static_builds_ = 0;
 };
 
 }  // namespace atl

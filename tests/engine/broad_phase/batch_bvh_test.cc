@@ -248,5 +248,105 @@ TEST(BatchBvhTest, RestingProxiesReuseCandidatesAndStayExact) {
   }
 }
 
+// Bodies falling asleep among many statics have their proxies refiled as
+// static (destroyed and created again under the same id), and back when
+// they wake. While such changes are few the static tree is kept: new
+// statics go with the moving part, destroyed ones are skipped by
+// generation. Pairs and every kind of query must stay brute force's, and
+// the tree is rebuilt once the changes pile up.
+TEST(BatchBvhTest, StaticsRefiledBySleepKeepTheStaticTreeAndStayExact) {
+  BatchBvh bvh;
+  BruteForce oracle;
+  BroadPhase* phases[2] = {&bvh, &oracle};
+  test::Rng rng(21);
+  std::vector<AABB> boxes;
+  std::vector<bool> asleep;
+  auto create = [&](int32_t id, const AABB& box, bool is_static) {
+    for (BroadPhase* p : phases) p->CreateProxyWithId(id, box, Data(static_cast<uint32_t>(id), is_static));
+    if (static_cast<size_t>(id) >= boxes.size()) boxes.resize(static_cast<size_t>(id) + 1);
+    boxes[static_cast<size_t>(id)] = box;
+  };
+  // A level of 1 600 statics and 200 movers over it.
+  int32_t next = 0;
+  for (int32_t i = 0; i < 1600; ++i) {
+    const float x = static_cast<float>(i % 100) * 1.1f;
+    const float y = static_cast<float>(i / 100) * 1.1f;
+    create(next++, {{x, y}, {x + 1.2f, y + 0.3f}}, true);
+  }
+  const int32_t first_mover = next;
+  for (int32_t i = 0; i < 200; ++i) {
+    const float x = rng.Uniform(0.0f, 108.0f);
+    const float y = rng.Uniform(0.0f, 32.0f);
+    create(next++, {{x, y}, {x + 0.8f, y + 0.8f}}, false);
+    asleep.push_back(false);
+  }
+  auto check_all = [&](int32_t step) {
+    std::vector<ProxyPair> pairs[2];
+    for (int k = 0; k < 2; ++k) phases[k]->UpdatePairs(&pairs[k]);
+    ASSERT_EQ(pairs[1], pairs[0]) << "step " << step;
+    for (int32_t q = 0; q < 6; ++q) {
+      const Vec2 c{rng.Uniform(0.0f, 108.0f), rng.Uniform(0.0f, 32.0f)};
+      const AABB box{c, c + Vec2{rng.Uniform(0.2f, 4.0f), rng.Uniform(0.2f, 4.0f)}};
+      std::vector<int32_t> ids[2];
+      for (int k = 0; k < 2; ++k) phases[k]->QueryAabb(box, &ids[k]);
+      ASSERT_EQ(ids[1], ids[0]) << "query, step " << step;
+      for (int k = 0; k < 2; ++k) phases[k]->QueryStaticAabb(box, &ids[k]);
+      ASSERT_EQ(ids[1], ids[0]) << "static query, step " << step;
+      // Half the rays through a mover (a refiled id), half anywhere.
+      const AABB& mover = boxes[static_cast<size_t>(first_mover + rng.Int(200))];
+      const Vec2 from = q % 2 == 0 ? Center(mover) - Vec2{2.0f, 0.1f} : c;
+      const RayCastInput ray{from, Vec2{rng.Uniform(3.0f, 6.0f), rng.Uniform(-1.0f, 1.0f)}, 1.0f};
+      std::vector<RayHit> hits[2];
+      for (int k = 0; k < 2; ++k) {
+        phases[k]->RayCastAll(ray, [](int32_t, const RayCastInput&) { return 0.5f; }, &hits[k]);
+      }
+      ASSERT_EQ(hits[0].size(), hits[1].size()) << "ray, step " << step;
+      for (size_t h = 0; h < hits[0].size(); ++h) {
+        ASSERT_EQ(hits[0][h].proxy_id, hits[1][h].proxy_id) << "ray, step " << step;
+      }
+    }
+  };
+  check_all(-1);
+  const int64_t builds_at_start = bvh.static_builds();
+  for (int32_t step = 0; step < 80; ++step) {
+    // Awake movers drift; three fall asleep and one wakes (moved a little:
+    // a woken body is pushed).
+    for (int32_t i = 0; i < 200; ++i) {
+      const int32_t id = first_mover + i;
+      if (asleep[static_cast<size_t>(i)]) continue;
+      AABB box = boxes[static_cast<size_t>(id)];
+      const Vec2 d{rng.Uniform(-0.3f, 0.3f), rng.Uniform(-0.3f, 0.3f)};
+      box = {box.lower + d, box.upper + d};
+      for (BroadPhase* p : phases) p->MoveProxy(id, box);
+      boxes[static_cast<size_t>(id)] = box;
+    }
+    for (int32_t k = 0; k < 4; ++k) {
+      const int32_t i = rng.Int(200);
+      const int32_t id = first_mover + i;
+      const bool sleep = k < 3;
+      if (asleep[static_cast<size_t>(i)] == sleep) continue;
+      for (BroadPhase* p : phases) p->DestroyProxy(id);
+      AABB box = boxes[static_cast<size_t>(id)];
+      if (!sleep) box = {box.lower + Vec2{0.2f, 0.0f}, box.upper + Vec2{0.2f, 0.0f}};
+      create(id, box, sleep);
+      asleep[static_cast<size_t>(i)] = sleep;
+    }
+    // Now and then a static of the level goes and another comes.
+    if (step % 10 == 5) {
+      const int32_t gone = rng.Int(1600);
+      for (BroadPhase* p : phases) p->DestroyProxy(gone);
+      const float x = rng.Uniform(0.0f, 108.0f);
+      create(gone, {{x, 20.0f}, {x + 2.0f, 20.5f}}, true);
+    }
+    check_all(step);
+    if (step == 20) {
+      // About 60 refiles and two level edits: below 1/16 of the statics.
+      EXPECT_EQ(bvh.static_builds(), builds_at_start) << "the static tree was rebuilt";
+    }
+  }
+  // Past 1/16 of the statics by now: rebuilt at least once.
+  EXPECT_GT(bvh.static_builds(), builds_at_start);
+}
+
 }  // namespace
 }  // namespace atl
