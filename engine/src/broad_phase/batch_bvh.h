@@ -223,7 +223,7 @@ class BatchBvh final : public BroadPhase {
   // Sets proxy `id`'s item box and its ancestors' bounds.
   void RefitTree(Tree* tree, int32_t id, const AABB& box);
 
-  Tree main_;     // all proxies, or only non-static ones when split_static_
+  Tree main_;     // all proxies; when split_static_, the non-static ones and extras
   Tree statics_;  // static proxies when split_static_
   bool split_static_ = false;
   bool index_valid_ = true;  // main_ (and statics_) match the store
