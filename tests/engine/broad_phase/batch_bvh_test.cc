@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "atoll/executor.h"
@@ -18,6 +19,27 @@ ProxyData Data(uint32_t body, bool is_static) {
   data.body_id = body;
   data.is_static = is_static;
   return data;
+}
+
+// The box query, the static box query and a ray cast of `phase` give
+// the oracle's answers.
+void ExpectSameAnswers(BroadPhase* phase, BroadPhase* oracle, const AABB& box,
+                       const RayCastInput& ray, const std::string& where) {
+  std::vector<int32_t> ids[2];
+  phase->QueryAabb(box, &ids[0]);
+  oracle->QueryAabb(box, &ids[1]);
+  EXPECT_EQ(ids[1], ids[0]) << "query, " << where;
+  phase->QueryStaticAabb(box, &ids[0]);
+  oracle->QueryStaticAabb(box, &ids[1]);
+  EXPECT_EQ(ids[1], ids[0]) << "static query, " << where;
+  std::vector<RayHit> hits[2];
+  auto hit = [](int32_t, const RayCastInput&) { return 0.5f; };
+  phase->RayCastAll(ray, hit, &hits[0]);
+  oracle->RayCastAll(ray, hit, &hits[1]);
+  ASSERT_EQ(hits[1].size(), hits[0].size()) << "ray, " << where;
+  for (size_t h = 0; h < hits[0].size(); ++h) {
+    EXPECT_EQ(hits[1][h].proxy_id, hits[0][h].proxy_id) << "ray, " << where;
+  }
 }
 
 TEST(BatchBvhTest, KeepsStaticTreeOnlyWhenStaticsExceedAnEighth) {
@@ -170,20 +192,8 @@ TEST(BatchBvhTest, RestingProxiesReuseCandidatesAndStayExact) {
       for (int32_t q = 0; q < 4; ++q) {
         const Vec2 c{rng.Uniform(0.0f, 48.0f), rng.Uniform(0.0f, 38.0f)};
         const AABB box{c, c + Vec2{rng.Uniform(0.1f, 3.0f), rng.Uniform(0.1f, 3.0f)}};
-        std::vector<int32_t> expected;
-        std::vector<int32_t> actual;
-        phases[1]->QueryAabb(box, &expected);
-        phases[0]->QueryAabb(box, &actual);
-        ASSERT_EQ(expected, actual) << "query at step " << step;
-        RayCastInput ray{c, Vec2{3.0f, -2.0f}, 1.0f};
-        std::vector<RayHit> hits[2];
-        for (int k = 0; k < 2; ++k) {
-          phases[k]->RayCastAll(ray, [](int32_t, const RayCastInput&) { return 0.5f; }, &hits[k]);
-        }
-        ASSERT_EQ(hits[0].size(), hits[1].size()) << "ray at step " << step;
-        for (size_t h = 0; h < hits[0].size(); ++h) {
-          ASSERT_EQ(hits[0][h].proxy_id, hits[1][h].proxy_id) << "ray at step " << step;
-        }
+        ExpectSameAnswers(phases[0], phases[1], box, {c, Vec2{3.0f, -2.0f}, 1.0f},
+                          "step " + std::to_string(step));
       }
     };
     std::vector<ProxyPair> expected;
@@ -287,23 +297,11 @@ TEST(BatchBvhTest, StaticsRefiledBySleepKeepTheStaticTreeAndStayExact) {
     for (int32_t q = 0; q < 6; ++q) {
       const Vec2 c{rng.Uniform(0.0f, 108.0f), rng.Uniform(0.0f, 32.0f)};
       const AABB box{c, c + Vec2{rng.Uniform(0.2f, 4.0f), rng.Uniform(0.2f, 4.0f)}};
-      std::vector<int32_t> ids[2];
-      for (int k = 0; k < 2; ++k) phases[k]->QueryAabb(box, &ids[k]);
-      ASSERT_EQ(ids[1], ids[0]) << "query, step " << step;
-      for (int k = 0; k < 2; ++k) phases[k]->QueryStaticAabb(box, &ids[k]);
-      ASSERT_EQ(ids[1], ids[0]) << "static query, step " << step;
       // Half the rays through a mover (a refiled id), half anywhere.
       const AABB& mover = boxes[static_cast<size_t>(first_mover + rng.Int(200))];
       const Vec2 from = q % 2 == 0 ? Center(mover) - Vec2{2.0f, 0.1f} : c;
       const RayCastInput ray{from, Vec2{rng.Uniform(3.0f, 6.0f), rng.Uniform(-1.0f, 1.0f)}, 1.0f};
-      std::vector<RayHit> hits[2];
-      for (int k = 0; k < 2; ++k) {
-        phases[k]->RayCastAll(ray, [](int32_t, const RayCastInput&) { return 0.5f; }, &hits[k]);
-      }
-      ASSERT_EQ(hits[0].size(), hits[1].size()) << "ray, step " << step;
-      for (size_t h = 0; h < hits[0].size(); ++h) {
-        ASSERT_EQ(hits[0][h].proxy_id, hits[1][h].proxy_id) << "ray, step " << step;
-      }
+      ExpectSameAnswers(&bvh, &oracle, box, ray, "step " + std::to_string(step));
     }
   };
   check_all(-1);
