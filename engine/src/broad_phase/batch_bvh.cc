@@ -112,12 +112,11 @@ void BatchBvh::OnDestroy(int32_t id) {
   candidates_valid_ = false;
   if ((proxies_[id].flags & kStaticFlag) != 0) {
     index_valid_ = false;
-    if (static_cast<size_t>(id) < extra_static_pos_.size() &&
-        extra_static_pos_[static_cast<size_t>(id)] >= 0) {
+    if (IsExtraStatic(id)) {
       ListRemove(id, &extra_static_ids_, &extra_static_pos_);
     } else if (StaticDeltaFits()) {
       // Left in the static tree, where its item no longer matches the
-      // proxy's generation (StaticItemLive).
+      // proxy's generation (IsGone).
       ++static_gone_;
     } else {
       Invalidate(id);
@@ -153,9 +152,7 @@ void BatchBvh::OnMove(int32_t id) { Invalidate(id); }
 
 void BatchBvh::OnRefit(int32_t id) {
   const bool is_static = (proxies_[id].flags & kStaticFlag) != 0;
-  const bool extra = static_cast<size_t>(id) < extra_static_pos_.size() &&
-                     extra_static_pos_[static_cast<size_t>(id)] >= 0;
-  if (is_static && split_static_ && !extra) {
+  if (is_static && split_static_ && !IsExtraStatic(id)) {
     candidates_valid_ = false;
     // The static tree outlives index rebuilds, so it is refit even when the
     // moving part of the index is stale.
@@ -166,11 +163,12 @@ void BatchBvh::OnRefit(int32_t id) {
   }
   if (is_static) {
     candidates_valid_ = false;
-  } else if (candidates_valid_) {
+  } else if (candidates_valid_ && main_.grown) {
     // Inside its grown box the proxy's item (its grown box) still bounds
     // it. Outside, the next step must treat it as escaped (see
     // UpdateCandidates), and the item takes the real box so queries stay
-    // exact.
+    // exact. (A tree a query rebuilt tight since takes the real box; the
+    // candidates then go with the next build.)
     if (Contains(grown_[static_cast<size_t>(id)], proxies_[id].aabb)) return;
     grown_[static_cast<size_t>(id)] = kNowhere;
   }

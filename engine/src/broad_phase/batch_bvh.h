@@ -186,6 +186,10 @@ class BatchBvh final : public BroadPhase {
   // Static tree edits without a rebuild (see the file comment).
   bool StaticDeltaFits() const;
   void ClearStaticDelta();
+  bool IsExtraStatic(int32_t id) const {
+    return static_cast<size_t>(id) < extra_static_pos_.size() &&
+           extra_static_pos_[static_cast<size_t>(id)] >= 0;
+  }
   bool HasGoneItems(const Tree& tree) const { return &tree == &statics_ && static_gone_ > 0; }
   // A static tree item whose proxy was destroyed since the build.
   bool IsGone(const ProxyItem& item) const {

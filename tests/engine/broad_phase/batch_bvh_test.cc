@@ -231,7 +231,19 @@ TEST(BatchBvhTest, RestingProxiesReuseCandidatesAndStayExact) {
         const AABB box = boxes[static_cast<size_t>(id)];
         move(id, {box.lower + Vec2{0.7f, 0.0f}, box.upper + Vec2{0.7f, 0.0f}}, false);
       }
-      if (step % 17 == 3) check_queries(step);  // a stale index: rebuilt exact
+      if (step % 17 == 3) {
+        check_queries(step);  // a stale index: rebuilt tight
+        // A small refit (inside the grown box) now must reach that tight
+        // index too: a query of the strip it moved into finds it.
+        const int32_t id = ids[static_cast<size_t>(rng.Int(static_cast<int32_t>(ids.size())))];
+        const AABB box = boxes[static_cast<size_t>(id)];
+        move(id, {box.lower + Vec2{0.1f, 0.0f}, box.upper + Vec2{0.1f, 0.0f}}, true);
+        const Vec2 c = Center(box);
+        const AABB strip{{box.upper.x + 0.04f, c.y}, {box.upper.x + 0.06f, c.y}};
+        ExpectSameAnswers(phases[0], phases[1], strip, {c, Vec2{0.0f, 0.1f}, 1.0f},
+                          "refit after a query, step " + std::to_string(step));
+        check_queries(step);
+      }
       phases[1]->UpdatePairs(&expected);
       phases[0]->UpdatePairs(&actual);
       ASSERT_EQ(expected, actual) << "statics " << statics << " step " << step;
