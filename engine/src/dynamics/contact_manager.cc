@@ -19,15 +19,15 @@ namespace {
 float MixFriction(float a, float b) { return Sqrt(a * b); }
 float MixRestitution(float a, float b) { return Max(a, b); }
 
+// UpdateContacts' mark for a pair refused last step under the same rules.
+constexpr int32_t kStillRefused = -2;
+static_assert(kStillRefused != kNullIndex, "a refused pair is not a missing contact");
+
 // Can these two shapes' bodies form a contact at all? The broad phase already
 // excludes same-body and static-static pairs and applies filters; a contact
 // also needs a dynamic body (kinematic-kinematic and kinematic-static pairs
 // exert nothing), two sensors never interact, and jointed bodies collide
 // only when every joint between them allows it.
-// UpdateContacts' mark for a pair refused last step under the same rules.
-constexpr int32_t kStillRefused = -2;
-static_assert(kStillRefused != kNullIndex, "a refused pair is not a missing contact");
-
 bool ShouldCreateContact(const WorldState& w, int32_t shape_a, int32_t shape_b) {
   const Shape& sa = w.shapes[shape_a];
   const Shape& sb = w.shapes[shape_b];
