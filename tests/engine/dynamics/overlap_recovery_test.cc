@@ -139,18 +139,31 @@ std::vector<BodyId> AddPile(World* world, int n, Vec2 at) {
 
 // On the ground the pile rises out of itself into a heap: the push moves
 // the boxes without leaving them velocity, so none is ever faster than
-// 5 m/s (velocity pushes shared per body left a column that toppled at
-// 10 m/s; a cap per contact threw boxes out at 15 m/s);
-// twenty seconds on, every box rests (asleep) on or above the ground in a
+// 5 m/s but for what gravity gave it on the way down from the highest point
+// it reached: speed^2 <= 5^2 + 2 g (highest - now). (Velocity pushes shared
+// per body left a column that toppled at 10 m/s; a cap per contact threw
+// boxes out at 15 m/s.) A flat 5 m/s held or failed with the solver's
+// colour order alone: the heap's top box slid off 5 m up and landed at
+// 4.3-8.7 m/s, its fall explaining all but 2.7 m/s of it.
+// Twenty seconds on, every box rests (asleep) on or above the ground in a
 // heap at most six boxes high whose centers lie within 20 m of each other
 // across.
-TEST(OverlapRecoveryTest, FiftyBoxesAtOnePointSettleIntoAHeapNeverFasterThanFiveMetresASecond) {
+TEST(OverlapRecoveryTest, FiftyBoxesAtOnePointSettleIntoAHeapNeverFasterThanFiveMetresASecondBeyondTheirFall) {
   auto world = MakeWorld();
   AddGround(world.get(), 100.0f);
   const std::vector<BodyId> boxes = AddPile(world.get(), 50, {0.0f, 0.5f});
+  const float g = -world->def().gravity.y;
+  std::vector<float> highest(boxes.size(), 0.0f);
   for (int i = 0; i < 1200; ++i) {
     ASSERT_TRUE(world->Step(kDt).ok());
-    for (BodyId b : boxes) ASSERT_LE(Speed(*world, b), 5.0f) << "step " << i;
+    for (size_t k = 0; k < boxes.size(); ++k) {
+      const BodyInfo info = world->GetBody(boxes[k]).value();
+      highest[k] = std::max(highest[k], info.world_center.y);
+      const float fall = highest[k] - info.world_center.y;
+      ASSERT_LE(LengthSquared(info.linear_velocity), 5.0f * 5.0f + 2.0f * g * fall)
+          << "step " << i << ", box " << k << " at " << Length(info.linear_velocity)
+          << " m/s, " << fall << " m below its highest";
+    }
   }
   float left = 0.0f, right = 0.0f;
   for (BodyId b : boxes) {
