@@ -148,7 +148,8 @@ std::vector<BodyId> AddPile(World* world, int n, Vec2 at) {
 // Twenty seconds on, every box rests (asleep) on or above the ground in a
 // heap at most six boxes high whose centers lie within 20 m of each other
 // across.
-TEST(OverlapRecoveryTest, FiftyBoxesAtOnePointSettleIntoAHeapNeverFasterThanFiveMetresASecondBeyondTheirFall) {
+TEST(OverlapRecoveryTest,
+     FiftyBoxesAtOnePointSettleIntoAHeapNeverFasterThanFiveMetresASecondBeyondTheirFall) {
   auto world = MakeWorld();
   AddGround(world.get(), 100.0f);
   const std::vector<BodyId> boxes = AddPile(world.get(), 50, {0.0f, 0.5f});
