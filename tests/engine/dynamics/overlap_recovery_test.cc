@@ -143,8 +143,9 @@ std::vector<BodyId> AddPile(World* world, int n, Vec2 at) {
 // it reached: speed^2 <= 5^2 + 2 g (highest - now). (Velocity pushes shared
 // per body left a column that toppled at 10 m/s; a cap per contact threw
 // boxes out at 15 m/s.) A flat 5 m/s held or failed with the solver's
-// colour order alone: the heap's top box slid off 5 m up and landed at
-// 4.3-8.7 m/s, its fall explaining all but 2.7 m/s of it.
+// colour order alone: the fastest box reached 2.9-8.7 m/s; in the two
+// cases traced, the heap's top box slid off 5 m up and its fall explained
+// all but 1.6 and 2.7 m/s of its speed.
 // Twenty seconds on, every box rests (asleep) on or above the ground in a
 // heap at most six boxes high whose centers lie within 20 m of each other
 // across.
