@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <string>
@@ -58,6 +60,45 @@ class ByteWriter {
  private:
   std::string* out_;
   size_t record_start_ = 0;
+};
+
+/// Unchecked writes at a cursor, into room that BufferWriter::PutRecord
+/// made. It is one pointer, passed and returned by value: a char store may
+/// alias anything, so a cursor that lives in memory (a BufferWriter's
+/// member, or a writer passed by pointer to a function not inlined) is
+/// reloaded and stored back around every field, while a by-value one stays
+/// in a register and a field costs one store.
+class RawWriter {
+ public:
+  explicit RawWriter(char* at) : p_(at) {}
+  template <typename T>
+  void Put(T value) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    std::memcpy(p_, &value, sizeof(T));
+    p_ += sizeof(T);
+  }
+  void PutBool(bool v) { Put<uint8_t>(v ? 1 : 0); }
+  void PutVec(Vec2 v) {
+    Put(v.x);
+    Put(v.y);
+  }
+  void PutRot(Rot q) {
+    Put(q.c);
+    Put(q.s);
+  }
+  template <typename T>
+  void PutArray(const std::vector<T>& values) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    Put<uint32_t>(static_cast<uint32_t>(values.size()));
+    // One element at a time: these are a body's few shapes, contacts and
+    // joints, and a libc memcpy call for a few bytes took two thirds of a
+    // settled world's hash (docs/benchmarks.md, session 18).
+    for (const T& v : values) Put(v);
+  }
+  char* end() const { return p_; }
+
+ private:
+  char* p_;
 };
 
 /// The snapshot writer: like ByteWriter, but it writes fields with a plain
@@ -114,6 +155,26 @@ class BufferWriter {
   void EndRecord() {
     const uint32_t length = static_cast<uint32_t>(pos_ - record_start_ - 4);
     std::memcpy(data_ + record_start_, &length, 4);
+  }
+  /// A whole framed record of at most `bound` bytes after its framing,
+  /// written by `put` (RawWriter -> RawWriter) without a check per field.
+  /// Aborts if `put` wrote past `bound`: the bound is wrong, and the
+  /// buffer may already be corrupt.
+  template <typename PutFn>
+  void PutRecord(uint32_t key, size_t bound, PutFn put) {
+    if (pos_ + 8 + bound > capacity_) Grow(8 + bound);
+    char* const start = data_ + pos_;
+    std::memcpy(start, &key, 4);
+    const char* const end = put(RawWriter(start + 8)).end();
+    const size_t length = static_cast<size_t>(end - (start + 8));
+    if (length > bound) {
+      std::fprintf(stderr, "atoll: snapshot record %08x wrote %zu bytes, past its bound of %zu\n",
+                   key, length, bound);
+      std::abort();
+    }
+    const uint32_t length32 = static_cast<uint32_t>(length);
+    std::memcpy(start + 4, &length32, 4);
+    pos_ += 8 + length;
   }
   /// Trims `out` to the bytes written.
   void Finish() { out_->resize(pos_); }

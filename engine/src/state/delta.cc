@@ -1,13 +1,12 @@
 #include "atoll/delta.h"
 
-#include <xxhash.h>
-
 #include <cstring>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "state/byte_io.h"
 #include "state/snapshot_format.h"
+#include "state/xxh3.h"
 
 namespace atl {
 namespace {
@@ -60,8 +59,8 @@ bool SplitRecords(const std::string& snapshot, std::vector<Record>* out, std::st
 }
 
 uint64_t BodyHash(const std::string& snapshot) {
-  return XXH3_64bits(snapshot.data() + kSnapshotHeader,
-                     snapshot.size() - kSnapshotHeader - kSnapshotTrailer);
+  return Xxh3(snapshot.data() + kSnapshotHeader,
+              snapshot.size() - kSnapshotHeader - kSnapshotTrailer);
 }
 
 // Changed byte ranges of two equal-length records, merging ranges closer
@@ -233,7 +232,7 @@ absl::StatusOr<std::string> ApplyDelta(const std::string& base, const std::strin
     if (!r.ok()) return absl::InvalidArgumentError("delta: truncated");
     if (body.size() > kMaxSnapshotBytes) return absl::InvalidArgumentError("delta: result too large");
   }
-  if (XXH3_64bits(body.data(), body.size()) != target_hash) {
+  if (Xxh3(body.data(), body.size()) != target_hash) {
     return absl::DataLossError("delta: result does not match the target hash (corrupted)");
   }
   std::string out;

@@ -1,10 +1,9 @@
 #include "atoll/snapshot.h"
 
-#include <xxhash.h>
-
 #include "absl/strings/str_cat.h"
 #include "state/byte_io.h"
 #include "state/snapshot_format.h"
+#include "state/xxh3.h"
 #include "world/world_state.h"
 
 namespace atl {
@@ -40,143 +39,153 @@ constexpr uint32_t Key(RecordKind kind, int32_t index = 0) {
 
 // --- Writing --------------------------------------------------------------
 
+template <typename T>
+size_t ArrayBytes(const std::vector<T>& values) {
+  return values.size() * sizeof(T);
+}
+
 void PutPool(BufferWriter* w, const IdPool& pool) {
   w->PutArray(pool.generations());
   w->PutArray(pool.alive());
   w->PutArray(pool.free_list());
 }
 
-void PutFilter(BufferWriter* w, const Filter& f) {
-  w->Put(f.category_bits);
-  w->Put(f.mask_bits);
-  w->Put(f.group_index);
+RawWriter PutFilter(RawWriter w, const Filter& f) {
+  w.Put(f.category_bits);
+  w.Put(f.mask_bits);
+  w.Put(f.group_index);
+  return w;
 }
 
-void PutGeometry(BufferWriter* w, const ShapeGeometry& g) {
-  w->Put(static_cast<uint8_t>(g.type));
+RawWriter PutGeometry(RawWriter w, const ShapeGeometry& g) {
+  w.Put(static_cast<uint8_t>(g.type));
   switch (g.type) {
     case ShapeType::kCircle:
-      w->PutVec(g.circle.center);
-      w->Put(g.circle.radius);
+      w.PutVec(g.circle.center);
+      w.Put(g.circle.radius);
       break;
     case ShapeType::kCapsule:
-      w->PutVec(g.capsule.center1);
-      w->PutVec(g.capsule.center2);
-      w->Put(g.capsule.radius);
+      w.PutVec(g.capsule.center1);
+      w.PutVec(g.capsule.center2);
+      w.Put(g.capsule.radius);
       break;
     case ShapeType::kSegment:
-      w->PutVec(g.segment.point1);
-      w->PutVec(g.segment.point2);
+      w.PutVec(g.segment.point1);
+      w.PutVec(g.segment.point2);
       break;
     case ShapeType::kChainSegment:
-      w->PutVec(g.chain_segment.ghost1);
-      w->PutVec(g.chain_segment.segment.point1);
-      w->PutVec(g.chain_segment.segment.point2);
-      w->PutVec(g.chain_segment.ghost2);
+      w.PutVec(g.chain_segment.ghost1);
+      w.PutVec(g.chain_segment.segment.point1);
+      w.PutVec(g.chain_segment.segment.point2);
+      w.PutVec(g.chain_segment.ghost2);
       break;
     case ShapeType::kPolygon:
-      w->Put(g.polygon.count);
+      w.Put(g.polygon.count);
       for (int32_t i = 0; i < g.polygon.count; ++i) {
-        w->PutVec(g.polygon.vertices[i]);
-        w->PutVec(g.polygon.normals[i]);
+        w.PutVec(g.polygon.vertices[i]);
+        w.PutVec(g.polygon.normals[i]);
       }
-      w->PutVec(g.polygon.centroid);
-      w->Put(g.polygon.radius);
+      w.PutVec(g.polygon.centroid);
+      w.Put(g.polygon.radius);
       break;
   }
+  return w;
 }
 
-void PutBody(BufferWriter* w, const Body& b) {
-  w->Put(static_cast<uint8_t>(b.type));
-  w->PutBool(b.awake);
-  w->PutBool(b.enabled);
-  w->PutBool(b.is_bullet);
-  w->PutBool(b.fixed_rotation);
-  w->PutBool(b.allow_sleep);
-  w->PutVec(b.transform.p);
-  w->PutRot(b.transform.q);
-  w->PutVec(b.center);
-  w->PutVec(b.local_center);
-  w->PutVec(b.center0);
-  w->PutRot(b.rotation0);
-  w->PutVec(b.linear_velocity);
-  w->Put(b.angular_velocity);
-  w->PutVec(b.force);
-  w->Put(b.torque);
-  w->Put(b.mass);
-  w->Put(b.inv_mass);
-  w->Put(b.inertia);
-  w->Put(b.inv_inertia);
-  w->Put(b.max_extent);
-  w->Put(b.min_extent);
-  w->Put(b.linear_damping);
-  w->Put(b.angular_damping);
-  w->Put(b.gravity_scale);
-  w->Put(b.sleep_threshold);
-  w->Put(b.sleep_time);
-  w->PutArray(b.shapes);
-  w->PutArray(b.contacts);
-  w->PutArray(b.joints);
-  w->Put(b.island);
-  w->Put(b.island_prev);
-  w->Put(b.island_next);
-  w->Put(b.user_data);
+RawWriter PutBody(RawWriter w, const Body& b) {
+  w.Put(static_cast<uint8_t>(b.type));
+  w.PutBool(b.awake);
+  w.PutBool(b.enabled);
+  w.PutBool(b.is_bullet);
+  w.PutBool(b.fixed_rotation);
+  w.PutBool(b.allow_sleep);
+  w.PutVec(b.transform.p);
+  w.PutRot(b.transform.q);
+  w.PutVec(b.center);
+  w.PutVec(b.local_center);
+  w.PutVec(b.center0);
+  w.PutRot(b.rotation0);
+  w.PutVec(b.linear_velocity);
+  w.Put(b.angular_velocity);
+  w.PutVec(b.force);
+  w.Put(b.torque);
+  w.Put(b.mass);
+  w.Put(b.inv_mass);
+  w.Put(b.inertia);
+  w.Put(b.inv_inertia);
+  w.Put(b.max_extent);
+  w.Put(b.min_extent);
+  w.Put(b.linear_damping);
+  w.Put(b.angular_damping);
+  w.Put(b.gravity_scale);
+  w.Put(b.sleep_threshold);
+  w.Put(b.sleep_time);
+  w.PutArray(b.shapes);
+  w.PutArray(b.contacts);
+  w.PutArray(b.joints);
+  w.Put(b.island);
+  w.Put(b.island_prev);
+  w.Put(b.island_next);
+  w.Put(b.user_data);
+  return w;
 }
 
-void PutShape(BufferWriter* w, const Shape& s) {
-  w->Put(s.body);
-  PutGeometry(w, s.geometry);
-  w->Put(s.density);
-  w->Put(s.friction);
-  w->Put(s.restitution);
-  PutFilter(w, s.filter);
-  w->PutBool(s.is_sensor);
-  w->PutBool(s.enable_sensor_events);
-  w->PutBool(s.enable_contact_events);
-  w->PutBool(s.enable_hit_events);
-  w->PutBool(s.has_proxy);
-  w->PutVec(s.aabb.lower);
-  w->PutVec(s.aabb.upper);
-  w->Put(s.user_data);
+RawWriter PutShape(RawWriter w, const Shape& s) {
+  w.Put(s.body);
+  w = PutGeometry(w, s.geometry);
+  w.Put(s.density);
+  w.Put(s.friction);
+  w.Put(s.restitution);
+  w = PutFilter(w, s.filter);
+  w.PutBool(s.is_sensor);
+  w.PutBool(s.enable_sensor_events);
+  w.PutBool(s.enable_contact_events);
+  w.PutBool(s.enable_hit_events);
+  w.PutBool(s.has_proxy);
+  w.PutVec(s.aabb.lower);
+  w.PutVec(s.aabb.upper);
+  w.Put(s.user_data);
+  return w;
 }
 
-void PutContact(BufferWriter* w, const Contact& c) {
-  w->Put(c.shape_a);
-  w->Put(c.shape_b);
-  w->Put(c.body_a);
-  w->Put(c.body_b);
-  w->Put(c.flags);
-  w->Put(c.friction);
-  w->Put(c.restitution);
-  w->Put(c.island);
-  w->Put(c.island_prev);
-  w->Put(c.island_next);
+RawWriter PutContact(RawWriter w, const Contact& c) {
+  w.Put(c.shape_a);
+  w.Put(c.shape_b);
+  w.Put(c.body_a);
+  w.Put(c.body_b);
+  w.Put(c.flags);
+  w.Put(c.friction);
+  w.Put(c.restitution);
+  w.Put(c.island);
+  w.Put(c.island_prev);
+  w.Put(c.island_next);
   const Manifold& m = c.manifold;
-  w->PutVec(m.normal);
-  w->Put(m.point_count);
+  w.PutVec(m.normal);
+  w.Put(m.point_count);
   for (int32_t i = 0; i < m.point_count; ++i) {
     const ManifoldPoint& p = m.points[i];
-    w->PutVec(p.point);
-    w->PutVec(p.anchor_a);
-    w->PutVec(p.anchor_b);
-    w->Put(p.separation);
-    w->Put(p.normal_impulse);
-    w->Put(p.tangent_impulse);
-    w->Put(p.id);
+    w.PutVec(p.point);
+    w.PutVec(p.anchor_a);
+    w.PutVec(p.anchor_b);
+    w.Put(p.separation);
+    w.Put(p.normal_impulse);
+    w.Put(p.tangent_impulse);
+    w.Put(p.id);
   }
   if ((c.flags & kContactRecycle) != 0) {
     const ManifoldBase& base = c.base;
     for (const Transform& xf : {base.transform_a, base.transform_b}) {
-      w->PutVec(xf.p);
-      w->Put(xf.q.c);
-      w->Put(xf.q.s);
+      w.PutVec(xf.p);
+      w.Put(xf.q.c);
+      w.Put(xf.q.s);
     }
     for (int32_t i = 0; i < m.point_count; ++i) {
-      w->PutVec(base.anchor_a[i]);
-      w->PutVec(base.anchor_b[i]);
-      w->Put(base.separation[i]);
+      w.PutVec(base.anchor_a[i]);
+      w.PutVec(base.anchor_b[i]);
+      w.Put(base.separation[i]);
     }
   }
+  return w;
 }
 
 // Writes / reads the per-type joint fields through the joint types' own
@@ -205,19 +214,20 @@ void PutJoint(BufferWriter* w, const Joint& j) {
   VisitJointDataFields(j.data, FieldWriter{w});
 }
 
-void PutIsland(BufferWriter* w, const Island& i) {
-  w->Put(i.parent);
-  w->Put(i.head_body);
-  w->Put(i.tail_body);
-  w->Put(i.body_count);
-  w->Put(i.head_contact);
-  w->Put(i.tail_contact);
-  w->Put(i.contact_count);
-  w->Put(i.head_joint);
-  w->Put(i.tail_joint);
-  w->Put(i.joint_count);
-  w->Put(i.constraint_remove_count);
-  w->PutBool(i.awake);
+RawWriter PutIsland(RawWriter w, const Island& i) {
+  w.Put(i.parent);
+  w.Put(i.head_body);
+  w.Put(i.tail_body);
+  w.Put(i.body_count);
+  w.Put(i.head_contact);
+  w.Put(i.tail_contact);
+  w.Put(i.contact_count);
+  w.Put(i.head_joint);
+  w.Put(i.tail_joint);
+  w.Put(i.joint_count);
+  w.Put(i.constraint_remove_count);
+  w.PutBool(i.awake);
+  return w;
 }
 
 void PutShapeId(BufferWriter* w, ShapeId id) {
@@ -256,6 +266,11 @@ void PutBody(BufferWriter* w, const WorldState& s) {
   // A body's shape and contact lists live on the heap, each a likely cache
   // miss in a world not stepped lately (a server's tick thread goes round
   // many): ask for them a few bodies ahead.
+  //
+  // The records below are written by PutRecord without a check per field.
+  // Their bounds: every field a record holds is a member of its struct,
+  // written at its own size or smaller (a bool as one byte), except that a
+  // vector member is written as a u32 count and its elements.
   constexpr int32_t kAhead = 4;
   const int32_t body_capacity = s.body_ids.Capacity();
   for (int32_t i = 0; i < body_capacity; ++i) {
@@ -264,27 +279,28 @@ void PutBody(BufferWriter* w, const WorldState& s) {
       __builtin_prefetch(s.bodies[i + kAhead].contacts.data());
     }
     if (!s.body_ids.IsAlive(i)) continue;
-    w->BeginRecord(Key(kBodyRecord, i));
-    PutBody(w, s.bodies[i]);
-    w->EndRecord();
+    const Body& b = s.bodies[i];
+    const size_t bound = sizeof(Body) + ArrayBytes(b.shapes) + ArrayBytes(b.contacts) +
+                         ArrayBytes(b.joints);
+    w->PutRecord(Key(kBodyRecord, i), bound, [&b](RawWriter raw) { return PutBody(raw, b); });
   }
   w->BeginRecord(Key(kShapePool));
   PutPool(w, s.shape_ids);
   w->EndRecord();
   for (int32_t i = 0; i < s.shape_ids.Capacity(); ++i) {
     if (!s.shape_ids.IsAlive(i)) continue;
-    w->BeginRecord(Key(kShapeRecord, i));
-    PutShape(w, s.shapes[i]);
-    w->EndRecord();
+    const Shape& shape = s.shapes[i];
+    w->PutRecord(Key(kShapeRecord, i), sizeof(Shape),
+                 [&shape](RawWriter raw) { return PutShape(raw, shape); });
   }
   w->BeginRecord(Key(kContactPool));
   PutPool(w, s.contact_ids);
   w->EndRecord();
   for (int32_t i = 0; i < s.contact_ids.Capacity(); ++i) {
     if (!s.contact_ids.IsAlive(i)) continue;
-    w->BeginRecord(Key(kContactRecord, i));
-    PutContact(w, s.contacts[i]);
-    w->EndRecord();
+    const Contact& c = s.contacts[i];
+    w->PutRecord(Key(kContactRecord, i), sizeof(Contact),
+                 [&c](RawWriter raw) { return PutContact(raw, c); });
   }
   w->BeginRecord(Key(kJointPool));
   PutPool(w, s.joint_ids);
@@ -300,9 +316,9 @@ void PutBody(BufferWriter* w, const WorldState& s) {
   w->EndRecord();
   for (int32_t i = 0; i < s.island_ids.Capacity(); ++i) {
     if (!s.island_ids.IsAlive(i)) continue;
-    w->BeginRecord(Key(kIslandRecord, i));
-    PutIsland(w, s.islands[i]);
-    w->EndRecord();
+    const Island& island = s.islands[i];
+    w->PutRecord(Key(kIslandRecord, i), sizeof(Island),
+                 [&island](RawWriter raw) { return PutIsland(raw, island); });
   }
   w->BeginRecord(Key(kEventsRecord));
   w->Put<uint32_t>(static_cast<uint32_t>(s.pending_contact_end.size()));
@@ -907,7 +923,7 @@ void SaveSnapshot(const World& world, std::string* out) {
   PutBody(&w, s);
   const uint32_t body_size = static_cast<uint32_t>(w.size() - kHeaderSize);
   std::memcpy(w.data() + 12, &body_size, sizeof(body_size));
-  w.Put<uint64_t>(XXH3_64bits(w.data() + kHeaderSize, body_size));
+  w.Put<uint64_t>(Xxh3(w.data() + kHeaderSize, body_size));
   w.Finish();
 }
 
@@ -940,7 +956,7 @@ absl::Status RestoreSnapshot(std::span<const uint8_t> bytes, World* world) {
   const std::span<const uint8_t> body = bytes.subspan(kHeaderSize, body_size);
   uint64_t checksum = 0;
   std::memcpy(&checksum, bytes.data() + kHeaderSize + body_size, 8);
-  if (checksum != XXH3_64bits(body.data(), body.size())) {
+  if (checksum != Xxh3(body.data(), body.size())) {
     return absl::DataLossError("snapshot: checksum mismatch (corrupted)");
   }
   auto state = std::make_unique<WorldState>();
