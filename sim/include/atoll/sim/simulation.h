@@ -145,6 +145,8 @@ class Simulation {
   absl::Status CopyStateFrom(const Simulation& other);
 
   /// The checkpoint of the current tick. `last_sequence` is stored as is.
+  /// After a hashed Step (or a create, restore or RestoreCheckpoint) its
+  /// snapshot is the bytes the hash was computed from, not serialized again.
   v1::Checkpoint SaveCheckpoint(
       const std::vector<uint64_t>& last_sequence) const;
 
@@ -175,7 +177,11 @@ class Simulation {
   // joint index -> (generation, slot), live joints only (see ApplyAndStep).
   std::map<uint32_t, std::pair<uint32_t, uint32_t>> joint_owners_;
   uint64_t hash_ = 0;
+  // HashWorld's buffer. When scratch_is_snapshot_, it holds the snapshot of
+  // the current state (the hash was just computed from it), and
+  // SaveCheckpoint copies it instead of serializing the world again.
   std::string scratch_;
+  bool scratch_is_snapshot_ = false;
 };
 
 }  // namespace atl::sim
