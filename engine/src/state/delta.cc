@@ -1,5 +1,7 @@
 #include "atoll/delta.h"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <vector>
 
@@ -63,25 +65,62 @@ uint64_t BodyHash(const std::string& snapshot) {
               snapshot.size() - kSnapshotHeader - kSnapshotTrailer);
 }
 
+constexpr size_t kNoDifference = ~size_t{0};
+
+uint64_t Word(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+// The first position in [from, a.size()) where a and b differ, a.size()
+// when none. Eight bytes at a time; the lowest differing byte of a word
+// is its first (little-endian).
+size_t FirstDifference(std::span<const uint8_t> a, std::span<const uint8_t> b, size_t from) {
+  size_t i = from;
+  for (; i + 8 <= a.size(); i += 8) {
+    const uint64_t x = Word(a.data() + i) ^ Word(b.data() + i);
+    if (x != 0) return i + static_cast<size_t>(std::countr_zero(x)) / 8;
+  }
+  for (; i < a.size(); ++i) {
+    if (a[i] != b[i]) return i;
+  }
+  return a.size();
+}
+
+// The last position in [from, from + n) where a and b differ (n <= 8),
+// kNoDifference when none.
+size_t LastDifference(std::span<const uint8_t> a, std::span<const uint8_t> b, size_t from,
+                      size_t n) {
+  if (n == 8) {
+    const uint64_t x = Word(a.data() + from) ^ Word(b.data() + from);
+    if (x == 0) return kNoDifference;
+    return from + static_cast<size_t>(63 - std::countl_zero(x)) / 8;
+  }
+  for (size_t i = from + n; i > from; --i) {
+    if (a[i - 1] != b[i - 1]) return i - 1;
+  }
+  return kNoDifference;
+}
+
 // Changed byte ranges of two equal-length records, merging ranges closer
-// than a segment header so the encoding stays small.
+// than a segment header so the encoding stays small: a range goes on while
+// another difference lies within kMergeGap bytes after its last one.
 void PatchSegments(std::span<const uint8_t> a, std::span<const uint8_t> b,
                    std::vector<std::pair<uint32_t, uint32_t>>* segments) {
   segments->clear();
   constexpr size_t kMergeGap = 8;
-  size_t i = 0;
+  size_t i = FirstDifference(a, b, 0);
   while (i < a.size()) {
-    if (a[i] == b[i]) {
-      ++i;
-      continue;
-    }
-    size_t end = i + 1, last_diff = i;
-    while (end < a.size() && end - last_diff <= kMergeGap) {
-      if (a[end] != b[end]) last_diff = end;
-      ++end;
+    size_t last_diff = i;
+    for (;;) {
+      const size_t from = last_diff + 1;
+      const size_t d = LastDifference(a, b, from, std::min(kMergeGap, a.size() - from));
+      if (d == kNoDifference) break;
+      last_diff = d;
     }
     segments->push_back({static_cast<uint32_t>(i), static_cast<uint32_t>(last_diff + 1 - i)});
-    i = last_diff + 1;
+    i = FirstDifference(a, b, last_diff + 1);
   }
 }
 
@@ -189,7 +228,16 @@ absl::StatusOr<std::string> ApplyDelta(const std::string& base, const std::strin
     return absl::FailedPreconditionError("delta: made against a different base snapshot");
   }
 
-  std::string body;
+  // The snapshot is rebuilt in place: its header, then the body record by
+  // record, then the trailer. Every byte of the body comes from a base
+  // record (each used once at most) or from the delta, so base + delta
+  // bounds it and the buffer is allocated once.
+  std::string out;
+  out.reserve(base.size() + delta.size() + kSnapshotHeader + kSnapshotTrailer);
+  ByteWriter w(&out);
+  for (char c : kSnapshotMagic) w.Put(c);
+  w.Put(snapshot_version);
+  w.Put<uint32_t>(0);  // body size, patched below
   size_t bi = 0;
   while (!r.AtEnd()) {
     const uint8_t op = r.Get<uint8_t>();
@@ -200,8 +248,8 @@ absl::StatusOr<std::string> ApplyDelta(const std::string& base, const std::strin
       }
       if (op == kCopy) {
         for (uint32_t k = 0; k < n; ++k, ++bi) {
-          body.append(reinterpret_cast<const char*>(base_records[bi].bytes.data()),
-                      base_records[bi].bytes.size());
+          out.append(reinterpret_cast<const char*>(base_records[bi].bytes.data()),
+                     base_records[bi].bytes.size());
         }
       } else {
         bi += n;
@@ -209,8 +257,8 @@ absl::StatusOr<std::string> ApplyDelta(const std::string& base, const std::strin
     } else if (op == kPatch) {
       if (bi >= base_records.size()) return absl::InvalidArgumentError("delta: patch past the base");
       const std::span<const uint8_t> record = base_records[bi++].bytes;
-      const size_t start = body.size();
-      body.append(reinterpret_cast<const char*>(record.data()), record.size());
+      const size_t start = out.size();
+      out.append(reinterpret_cast<const char*>(record.data()), record.size());
       const uint32_t count = r.Get<uint32_t>();
       for (uint32_t k = 0; k < count && r.ok(); ++k) {
         const uint32_t offset = r.Get<uint32_t>();
@@ -219,28 +267,27 @@ absl::StatusOr<std::string> ApplyDelta(const std::string& base, const std::strin
         if (!r.ok() || offset > record.size() || length > record.size() - offset) {
           return absl::InvalidArgumentError("delta: patch outside its record");
         }
-        std::memcpy(body.data() + start + offset, bytes.data(), length);
+        std::memcpy(out.data() + start + offset, bytes.data(), length);
       }
     } else if (op == kInsert) {
       const uint32_t length = r.Get<uint32_t>();
       const std::span<const uint8_t> bytes = r.GetBytes(length);
       if (!r.ok()) return absl::InvalidArgumentError("delta: truncated record");
-      body.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      out.append(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     } else {
       return absl::InvalidArgumentError(absl::StrCat("delta: unknown operation ", op));
     }
     if (!r.ok()) return absl::InvalidArgumentError("delta: truncated");
-    if (body.size() > kMaxSnapshotBytes) return absl::InvalidArgumentError("delta: result too large");
+    if (out.size() - kSnapshotHeader > kMaxSnapshotBytes) {
+      return absl::InvalidArgumentError("delta: result too large");
+    }
   }
-  if (Xxh3(body.data(), body.size()) != target_hash) {
+  const size_t body_size = out.size() - kSnapshotHeader;
+  if (Xxh3(out.data() + kSnapshotHeader, body_size) != target_hash) {
     return absl::DataLossError("delta: result does not match the target hash (corrupted)");
   }
-  std::string out;
-  ByteWriter w(&out);
-  for (char c : kSnapshotMagic) w.Put(c);
-  w.Put(snapshot_version);
-  w.Put(static_cast<uint32_t>(body.size()));
-  out += body;
+  const uint32_t body_size32 = static_cast<uint32_t>(body_size);
+  std::memcpy(out.data() + 12, &body_size32, sizeof(body_size32));
   w.Put(target_hash);
   return out;
 }

@@ -5,9 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <string>
+#include <vector>
+
 #include "atoll/scene.h"
 #include "atoll/snapshot.h"
 #include "engine/world/world_test_util.h"
+#include "state/snapshot_format.h"
 
 namespace atl {
 namespace {
@@ -59,6 +64,54 @@ TEST(DeltaTest, SleepingBodiesCostNothing) {
   const size_t many = DeltaSizeWithSleepers(4000);
   EXPECT_EQ(few, many);
   EXPECT_LT(many, 200u);
+}
+
+// A snapshot frame around one record of `payload` (the trailer is not
+// checked by MakeDelta and left zero).
+std::string OneRecordSnapshot(const std::string& payload) {
+  std::string s(kSnapshotMagic, sizeof(kSnapshotMagic));
+  auto put32 = [&s](uint32_t v) { s.append(reinterpret_cast<const char*>(&v), 4); };
+  put32(1);  // version
+  put32(static_cast<uint32_t>(8 + payload.size()));  // body size
+  put32(0x03000000u);  // record key
+  put32(static_cast<uint32_t>(payload.size()));  // record length
+  s += payload;
+  s.append(kSnapshotTrailerSize, '\0');
+  return s;
+}
+
+// A changed record is sent as its changed byte ranges, a range going on
+// while the next difference is at most 8 bytes after its last one: payload
+// differences at 3, 11 (8 after 3), 20 (9 after 11), 40, 41 and 63 make the
+// ranges [3, 11], [20], [40, 41] and [63], at record offsets 8 further on
+// (the record's key and length come first).
+TEST(DeltaTest, PatchRangesMergeDifferencesAtMostEightBytesApart) {
+  std::string payload(64, 'x');
+  const std::string base = OneRecordSnapshot(payload);
+  for (int at : {3, 11, 20, 40, 41, 63}) payload[at] = 'y';
+  const std::string target = OneRecordSnapshot(payload);
+  const std::string delta = MakeDelta(base, target).value();
+  // magic, version, base hash, target hash, snapshot version; then one op.
+  size_t at = 8 + 4 + 8 + 8 + 4;
+  ASSERT_EQ(delta[at++], 3);  // kPatch
+  auto get32 = [&delta, &at] {
+    uint32_t v = 0;
+    std::memcpy(&v, delta.data() + at, 4);
+    at += 4;
+    return v;
+  };
+  ASSERT_EQ(get32(), 4u);
+  const std::vector<std::pair<uint32_t, uint32_t>> expected = {
+      {8 + 3, 9}, {8 + 20, 1}, {8 + 40, 2}, {8 + 63, 1}};
+  for (const auto& [offset, length] : expected) {
+    EXPECT_EQ(get32(), offset);
+    EXPECT_EQ(get32(), length);
+    EXPECT_EQ(delta.substr(at, length), target.substr(kSnapshotHeaderSize + offset, length));
+    at += length;
+  }
+  EXPECT_EQ(at, delta.size());
+  EXPECT_EQ(ApplyDelta(base, delta).value().substr(0, target.size() - kSnapshotTrailerSize),
+            target.substr(0, target.size() - kSnapshotTrailerSize));
 }
 
 TEST(DeltaTest, RejectsWrongBaseAndCorruption) {
