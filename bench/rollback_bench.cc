@@ -18,7 +18,15 @@
 // hashes its worlds: each state is out of the cache when it is hashed.
 // Thread CPU time per world, median over repetitions of the round.
 //
-// Third table, after a blank line (--scaling=false drops it), CSV:
+// Third table, after a blank line, CSV:
+//   delta_scene,state,tick,snapshot_bytes,delta_bytes,make_ms,apply_ms
+// MakeDelta (what the server pays for each snapshot it sends as a delta)
+// and ApplyDelta (what each client pays to read it) between consecutive
+// ticks of one 500-body falling_squares world (atoll loadtest's), while its
+// heap lands (tick 200) and once it sleeps (tick 600). Thread CPU time,
+// medians over repetitions.
+//
+// Fourth table, after a blank line (--scaling=false drops it), CSV:
 //   scaling_scene,threads,step_wall_ms,speedup
 // Wall time per step of large_pyramid at 1 and 2 threads, the two thread
 // counts interleaved so both see the same machine load; speedup is the
@@ -33,6 +41,7 @@
 #include <vector>
 
 #include "args.h"
+#include "atoll/delta.h"
 #include "atoll/executor.h"
 #include "atoll/scene.h"
 #include "atoll/snapshot.h"
@@ -142,6 +151,35 @@ void RunColdHashTable(int64_t repeats) {
   if (sink == 42) std::printf("#\n");
 }
 
+void RunDeltaTable(int64_t repeats) {
+  const SceneDesc desc = MakeScene("falling_squares", {.size = 497, .seed = 1}).value();
+  auto world = BuildWorld(desc).value();
+  std::printf("\ndelta_scene,state,tick,snapshot_bytes,delta_bytes,make_ms,apply_ms\n");
+  int tick = 0;
+  size_t sink = 0;
+  for (const auto& [state, at] : {std::pair{"landing", 200}, std::pair{"asleep", 600}}) {
+    for (; tick < at - 1; ++tick) (void)world->Step(desc.time_step);
+    const std::string base = SaveSnapshot(*world);
+    (void)world->Step(desc.time_step);
+    ++tick;
+    const std::string target = SaveSnapshot(*world);
+    std::vector<double> make, apply;
+    std::string delta;
+    for (int64_t r = 0; r < repeats; ++r) {
+      double t0 = ThreadCpuMs();
+      delta = MakeDelta(base, target).value();
+      make.push_back(ThreadCpuMs() - t0);
+      t0 = ThreadCpuMs();
+      sink += ApplyDelta(base, delta).value().size();
+      apply.push_back(ThreadCpuMs() - t0);
+    }
+    std::printf("falling_squares,%s,%d,%zu,%zu,%.4f,%.4f\n", state, tick, target.size(),
+                delta.size(), Median(make), Median(apply));
+  }
+  std::fflush(stdout);
+  if (sink == 42) std::printf("#\n");
+}
+
 void RunScalingTable(int64_t repeats) {
   SceneDesc desc = MakeScene("large_pyramid", {.size = 100}).value();
   auto world = BuildWorld(desc).value();
@@ -173,7 +211,7 @@ void RunScalingTable(int64_t repeats) {
 constexpr Flag kRollbackFlags[] = {
     {"repeats", "30", "repetitions of every measurement; figures are their medians"},
     {"threads", "1", "threads (1..64) of the executor the rollback re-simulates on"},
-    {"scaling", "true", "false drops the second table (large_pyramid at 1 and 2 threads)"},
+    {"scaling", "true", "false drops the last table (large_pyramid at 1 and 2 threads)"},
 };
 
 int RunRollback(const std::vector<std::string>& raw) {
@@ -192,6 +230,7 @@ int RunRollback(const std::vector<std::string>& raw) {
   }
   RunRollbackTable(repeats, static_cast<int32_t>(threads));
   RunColdHashTable(repeats);
+  RunDeltaTable(repeats);
   if (args->Get("scaling", "true") != "false") RunScalingTable(repeats);
   return 0;
 }
