@@ -40,7 +40,9 @@ void ClearPointLane(ContactGroup* g, int32_t j, int32_t lane) {
   cp.normal_mass[lane] = cp.tangent_mass[lane] = 0.0f;
 }
 
-// Four lanes over one group (contact_kernels.h).
+// Four lanes over one group (contact_kernels.h). Over a const group (the
+// warm start only reads it) StorePoint does not compile.
+template <typename Group>
 struct Lanes4 {
   using F = Float4;
   using M = Mask4;
@@ -69,7 +71,7 @@ struct Lanes4 {
                  side == 0 ? group->moves_a : group->moves_b, b);
   }
 
-  ContactGroup* group;
+  Group* group;
 };
 
 void Restitution(ContactGroup* group, SolverBody* bodies, float threshold) {
@@ -248,14 +250,14 @@ bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,
 void WarmStartContacts(const ContactGroup& g, SolverBody* bodies) {
   bool any_point[2];
   AnyPoints(g, any_point);
-  contact_kernels::WarmStart(Lanes4{const_cast<ContactGroup*>(&g)}, any_point, bodies);
+  contact_kernels::WarmStart(Lanes4<const ContactGroup>{&g}, any_point, bodies);
 }
 
 void SolveContacts(ContactGroup* group, SolverBody* bodies, const Softness& softness, float inv_h,
                    bool use_bias) {
   bool any_point[2];
   AnyPoints(*group, any_point);
-  contact_kernels::Solve(Lanes4{group}, any_point, bodies, softness, inv_h, use_bias);
+  contact_kernels::Solve(Lanes4<ContactGroup>{group}, any_point, bodies, softness, inv_h, use_bias);
 }
 
 namespace {
