@@ -78,10 +78,24 @@ ATOLL_INLINE GroupFrame<typename L::F> LoadFrame(const L& g) {
   return f;
 }
 
-// Applies the accumulated impulses (warm start). `any_point[j]`: whether
-// some lane has manifold point j (a point no lane has is skipped).
+// The kernels below skip a manifold point no lane has (any_point[j]
+// false). With kMasked, `point_lanes[j]` also says which lanes skip point j
+// (false lanes): L's lanes are then two groups of which only one has some
+// lane with point j, and for the other's lanes every write of point j is
+// undone (the velocities it changed, the impulses it stored), which is
+// what skipping it does; its lanes then match the four-lane pass bit for
+// bit (a zero impulse could flip the sign of a zero velocity).
 template <typename L>
-ATOLL_INLINE void WarmStart(const L& g, const bool any_point[2], SolverBody* bodies) {
+ATOLL_INLINE void KeepLanes(typename L::M keep, const typename L::B& before, typename L::B* b) {
+  b->vx = L::Select(keep, b->vx, before.vx);
+  b->vy = L::Select(keep, b->vy, before.vy);
+  b->w = L::Select(keep, b->w, before.w);
+}
+
+// Applies the accumulated impulses (warm start).
+template <typename L, bool kMasked = false>
+ATOLL_INLINE void WarmStart(const L& g, const bool any_point[2], SolverBody* bodies,
+                            const typename L::M* point_lanes = nullptr) {
   using F = typename L::F;
   using Points = ContactGroup::Points;
   typename L::B a, b;
@@ -95,18 +109,24 @@ ATOLL_INLINE void WarmStart(const L& g, const bool any_point[2], SolverBody* bod
     // p = ni * n + ti * t.
     const F px = ni * nx + ti * tx;
     const F py = ni * ny + ti * ty;
+    const typename L::B a0 = a, b0 = b;
     ApplyImpulse(px, py, ma, ia, g.LoadPoint(j, &Points::anchor_ax),
                  g.LoadPoint(j, &Points::anchor_ay), mb, ib, g.LoadPoint(j, &Points::anchor_bx),
                  g.LoadPoint(j, &Points::anchor_by), &a, &b);
+    if constexpr (kMasked) {
+      KeepLanes<L>(point_lanes[j], a0, &a);
+      KeepLanes<L>(point_lanes[j], b0, &b);
+    }
   }
   g.Scatter(bodies, 0, a);
   g.Scatter(bodies, 1, b);
 }
 
 // One Gauss-Seidel iteration (SolveContacts in contact_solver.h).
-template <typename L>
+template <typename L, bool kMasked = false>
 ATOLL_INLINE void Solve(const L& g, const bool any_point[2], SolverBody* bodies,
-                        const Softness& softness, float inv_h, bool use_bias) {
+                        const Softness& softness, float inv_h, bool use_bias,
+                        const typename L::M* point_lanes = nullptr) {
   using F = typename L::F;
   using M = typename L::M;
   using Points = ContactGroup::Points;
@@ -169,10 +189,20 @@ ATOLL_INLINE void Solve(const L& g, const bool any_point[2], SolverBody* bodies,
         -g.LoadPoint(j, &Points::normal_mass) * mass_scale * (vn + bias) - impulse_scale * ni;
     const F accumulated = L::Max(ni + impulse, zero);
     impulse = accumulated - ni;
-    g.StorePoint(j, &Points::normal_impulse, accumulated);
-    g.StorePoint(j, &Points::max_normal_impulse,
-                 L::Max(g.LoadPoint(j, &Points::max_normal_impulse), impulse));
+    const F max_before = g.LoadPoint(j, &Points::max_normal_impulse);
+    const typename L::B a0 = a, b0 = b;
     ApplyImpulse(impulse * nx, impulse * ny, ma, ia, rax, ray, mb, ib, rbx, rby, &a, &b);
+    if constexpr (kMasked) {
+      const typename L::M keep = point_lanes[j];
+      g.StorePoint(j, &Points::normal_impulse, L::Select(keep, accumulated, ni));
+      g.StorePoint(j, &Points::max_normal_impulse,
+                   L::Select(keep, L::Max(max_before, impulse), max_before));
+      KeepLanes<L>(keep, a0, &a);
+      KeepLanes<L>(keep, b0, &b);
+    } else {
+      g.StorePoint(j, &Points::normal_impulse, accumulated);
+      g.StorePoint(j, &Points::max_normal_impulse, L::Max(max_before, impulse));
+    }
   }
 
   const F friction = g.Load(&ContactGroup::friction);
@@ -197,8 +227,15 @@ ATOLL_INLINE void Solve(const L& g, const bool any_point[2], SolverBody* bodies,
     const F unclamped = ti + impulse;
     const F accumulated = L::Select(unclamped < -limit, -limit, L::Min(limit, unclamped));
     impulse = accumulated - ti;
-    g.StorePoint(j, &Points::tangent_impulse, accumulated);
+    const typename L::B a0 = a, b0 = b;
     ApplyImpulse(impulse * tx, impulse * ty, ma, ia, rax, ray, mb, ib, rbx, rby, &a, &b);
+    if constexpr (kMasked) {
+      g.StorePoint(j, &Points::tangent_impulse, L::Select(point_lanes[j], accumulated, ti));
+      KeepLanes<L>(point_lanes[j], a0, &a);
+      KeepLanes<L>(point_lanes[j], b0, &b);
+    } else {
+      g.StorePoint(j, &Points::tangent_impulse, accumulated);
+    }
   }
   g.Scatter(bodies, 0, a);
   g.Scatter(bodies, 1, b);

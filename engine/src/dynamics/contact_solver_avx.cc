@@ -11,7 +11,8 @@
 // Two groups whose lanes differ in which manifold points some lane has
 // (the four-lane pass skips a point no lane of its group has; solving it
 // with zeroes could flip the sign of a zero velocity) go through the
-// four-lane pass one after the other.
+// masked kernels: the point is solved in all eight lanes and its writes
+// undone in the four of the group that skips it (contact_kernels.h).
 //
 // Everything compiled here is either in an unnamed namespace or always
 // inlined, apart from the entry points contact_solver.h declares: no out-of-line
@@ -172,13 +173,23 @@ struct Lanes8 {
   ContactGroup* g1;
 };
 
-// Whether groups g and g + 1 go together: the same points present in some
-// lane of each (see the file comment).
-ATOLL_INLINE bool Paired(const ContactGroup& a, const ContactGroup& b, bool any_point[2]) {
-  bool other[2];
-  AnyPoints(a, any_point);
-  AnyPoints(b, other);
-  return any_point[0] == other[0] && any_point[1] == other[1];
+// Which points of groups a and b go through the kernels (`any_point`: some
+// lane of either has it), and whether the two groups need no mask: the
+// same points present in some lane of each (see the file comment). If
+// not, `point_lanes[j]` holds the lanes of the group that has point j.
+ATOLL_INLINE bool Paired(const ContactGroup& a, const ContactGroup& b, bool any_point[2],
+                         Mask8 point_lanes[2]) {
+  bool in_a[2], in_b[2];
+  AnyPoints(a, in_a);
+  AnyPoints(b, in_b);
+  any_point[0] = in_a[0] || in_b[0];
+  any_point[1] = in_a[1] || in_b[1];
+  if (in_a[0] == in_b[0] && in_a[1] == in_b[1]) return true;
+  for (int32_t j = 0; j < 2; ++j) {
+    const int32_t lo = in_a[j] ? -1 : 0, hi = in_b[j] ? -1 : 0;
+    point_lanes[j] = {_mm256_castsi256_ps(_mm256_set_epi32(hi, hi, hi, hi, lo, lo, lo, lo))};
+  }
+  return false;
 }
 
 }  // namespace
@@ -190,11 +201,12 @@ void WarmStartContactRange(ContactGroup* groups, int32_t begin, int32_t end,
   int32_t g = begin;
   for (; g + 1 < end; g += 2) {
     bool any_point[2];
-    if (Paired(groups[g], groups[g + 1], any_point)) {
-      contact_kernels::WarmStart(Lanes8{&groups[g], &groups[g + 1]}, any_point, bodies);
+    Mask8 point_lanes[2];
+    const Lanes8 lanes{&groups[g], &groups[g + 1]};
+    if (Paired(groups[g], groups[g + 1], any_point, point_lanes)) {
+      contact_kernels::WarmStart(lanes, any_point, bodies);
     } else {
-      WarmStartContacts(groups[g], bodies);
-      WarmStartContacts(groups[g + 1], bodies);
+      contact_kernels::WarmStart<Lanes8, true>(lanes, any_point, bodies, point_lanes);
     }
   }
   if (g < end) WarmStartContacts(groups[g], bodies);
@@ -205,12 +217,13 @@ void SolveContactRange(ContactGroup* groups, int32_t begin, int32_t end, SolverB
   int32_t g = begin;
   for (; g + 1 < end; g += 2) {
     bool any_point[2];
-    if (Paired(groups[g], groups[g + 1], any_point)) {
-      contact_kernels::Solve(Lanes8{&groups[g], &groups[g + 1]}, any_point, bodies, softness,
-                             inv_h, use_bias);
+    Mask8 point_lanes[2];
+    const Lanes8 lanes{&groups[g], &groups[g + 1]};
+    if (Paired(groups[g], groups[g + 1], any_point, point_lanes)) {
+      contact_kernels::Solve(lanes, any_point, bodies, softness, inv_h, use_bias);
     } else {
-      SolveContacts(&groups[g], bodies, softness, inv_h, use_bias);
-      SolveContacts(&groups[g + 1], bodies, softness, inv_h, use_bias);
+      contact_kernels::Solve<Lanes8, true>(lanes, any_point, bodies, softness, inv_h, use_bias,
+                                           point_lanes);
     }
   }
   if (g < end) SolveContacts(&groups[g], bodies, softness, inv_h, use_bias);
