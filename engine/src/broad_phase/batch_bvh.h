@@ -151,6 +151,7 @@ class BatchBvh final : public BroadPhase {
   void ComputePairs(std::vector<ProxyPair>* pairs) override;
   void CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) override;
   void CollectStaticAabb(const AABB& aabb, std::vector<int32_t>* ids) override;
+  void PrepareStatic() override { EnsureIndex(); }
   void TraverseRay(RayVisitor* visitor) override;
 
   void Invalidate(int32_t id);

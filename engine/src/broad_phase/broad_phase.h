@@ -26,9 +26,11 @@
 // documented order that is the same for every strategy.
 //
 // Not thread-safe: one thread at a time, queries included (a strategy may
-// lazily rebuild its index inside a query). A strategy may split its own
-// work over the executor it is given (set_executor); the pairs never depend
-// on it.
+// lazily rebuild its index inside a query), with one exception: after
+// PrepareStaticQueries, and until the next change to a proxy,
+// QueryStaticAabb only reads and may be called from several threads at
+// once. A strategy may split its own work over the executor it is given
+// (set_executor); the pairs never depend on it.
 
 #ifndef ATOLL_BROAD_PHASE_BROAD_PHASE_H_
 #define ATOLL_BROAD_PHASE_BROAD_PHASE_H_
@@ -131,6 +133,11 @@ class BroadPhase {
   /// proxies apart search only those.
   void QueryStaticAabb(const AABB& aabb, std::vector<int32_t>* ids);
 
+  /// Brings the index QueryStaticAabb searches up to date. From then until
+  /// the next create, destroy, move or refit, QueryStaticAabb only reads,
+  /// so several threads may call it at once (with their own `ids`).
+  void PrepareStaticQueries() { PrepareStatic(); }
+
   /// Calls `callback(id)` for each live proxy whose box overlaps `aabb`, in
   /// ascending id order, until it returns false.
   void QueryAabb(const AABB& aabb, absl::FunctionRef<bool(int32_t)> callback);
@@ -225,8 +232,11 @@ class BroadPhase {
   virtual void CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) = 0;
 
   /// Appends the live static proxies whose boxes overlap `aabb`, each once,
-  /// in any order. The default filters CollectAabb.
+  /// in any order. The default filters CollectAabb. After PrepareStatic it
+  /// must only read (see PrepareStaticQueries).
   virtual void CollectStaticAabb(const AABB& aabb, std::vector<int32_t>* ids);
+  /// Does whatever CollectStaticAabb would do lazily to its index.
+  virtual void PrepareStatic() {}
 
   /// Drives a ray cast: a strategy's TraverseRay walks its index and calls
   /// Visit() for each proxy it cannot rule out (each at most once), skipping

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/container/inlined_vector.h"
 #include "atoll/assert.h"
 
 namespace atl {
@@ -267,16 +268,19 @@ void DynamicTree::ComputePairs(std::vector<ProxyPair>* pairs) {
 
 void DynamicTree::CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) {
   if (root_ < 0) return;
-  stack_.clear();
-  stack_.push_back(root_);
-  while (!stack_.empty()) {
-    const int32_t index = stack_.back();
-    stack_.pop_back();
+  // A stack of its own, not stack_: static queries may run on several
+  // threads at once (see BroadPhase::PrepareStaticQueries). It holds at
+  // most one entry per level plus one, and the tree is kept balanced.
+  absl::InlinedVector<int32_t, 64> stack;
+  stack.push_back(root_);
+  while (!stack.empty()) {
+    const int32_t index = stack.back();
+    stack.pop_back();
     const Node& node = nodes_[index];
     if (!Overlaps(node.box, aabb)) continue;
     if (node.child1 >= 0) {
-      stack_.push_back(node.child2);
-      stack_.push_back(node.child1);
+      stack.push_back(node.child2);
+      stack.push_back(node.child1);
     } else if (Overlaps(proxies_[node.proxy].aabb, aabb)) {
       ids->push_back(node.proxy);
     }

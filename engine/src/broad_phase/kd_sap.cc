@@ -1127,6 +1127,11 @@ void KdSap::CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) {
 // to date mid-step (EnsureQueryable), which costs a second update and the
 // next step's pair cache. The statics' own index only changes with them.
 void KdSap::CollectStaticAabb(const AABB& aabb, std::vector<int32_t>* ids) {
+  PrepareStatic();
+  statics_.Collect(aabb, ids);
+}
+
+void KdSap::PrepareStatic() {
   if (statics_epoch_ != static_epoch()) {
     std::vector<BoxIndex::Record> records;
     records.reserve(static_cast<size_t>(static_count()));
@@ -1139,7 +1144,6 @@ void KdSap::CollectStaticAabb(const AABB& aabb, std::vector<int32_t>* ids) {
     statics_.Build(std::move(records));
     statics_epoch_ = static_epoch();
   }
-  statics_.Collect(aabb, ids);
 }
 
 void KdSap::TraverseRay(RayVisitor* visitor) {

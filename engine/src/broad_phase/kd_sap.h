@@ -125,6 +125,7 @@ class KdSap final : public BroadPhase {
   void ComputePairs(std::vector<ProxyPair>* pairs) override;
   void CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) override;
   void CollectStaticAabb(const AABB& aabb, std::vector<int32_t>* ids) override;
+  void PrepareStatic() override;
   void TraverseRay(RayVisitor* visitor) override;
 
   void MarkStale(int32_t id);

@@ -186,13 +186,19 @@ struct Other {
   float stop = 1.0f;
 };
 
+// What the parallel part of the pass records for a body besides its first
+// impact against static shapes (ContinuousScratch::impact).
+constexpr float kBulletMark = -1.0f;
+constexpr float kSlowMark = 2.0f;
+// Awake bodies per block of the parallel part, at least.
+constexpr int32_t kBlockBodies = 256;
+
 class Pass {
  public:
   Pass(WorldState* w, ContinuousScratch* s) : w_(w), s_(s) {}
 
   void Run(const std::vector<int32_t>& awake_bodies) {
     s_->fast.clear();
-    s_->shapes.clear();
     s_->heap.clear();
     statics_ = w_->broad_phase->static_count() > 0;
     const uint64_t epoch = w_->broad_phase->static_epoch();
@@ -201,112 +207,108 @@ class Pass {
     s_->fast_count = s_->event_count = s_->toi_count = 0;
     if (s_->fast_of_body.size() < w_->bodies.size()) s_->fast_of_body.resize(w_->bodies.size(), -1);
     if (s_->static_cache.size() < w_->bodies.size()) s_->static_cache.resize(w_->bodies.size());
+    if (s_->workers.empty()) s_->workers.resize(1);
+    for (Worker& k : s_->workers) k.fast_count = k.toi_count = 0;
     Gather(awake_bodies);
-    if (s_->fast.empty()) return;
-    // Non-bullets are in the heap already; bullets sweep against bodies
-    // that move, so only now that all are known.
-    for (int32_t fi = 0; fi < static_cast<int32_t>(s_->fast.size()); ++fi) {
-      Fast& f = s_->fast[fi];
-      if (!f.bullet) continue;
-      f.fraction = FirstImpactOf(f, &f.carrier);
-      HeapPush(fi);
+    if (!s_->fast.empty()) {
+      Worker& k = s_->workers[0];
+      // Non-bullets are in the heap already; bullets sweep against bodies
+      // that move, so only now that all are known.
+      for (int32_t fi = 0; fi < static_cast<int32_t>(s_->fast.size()); ++fi) {
+        Fast& f = s_->fast[fi];
+        if (!f.bullet) continue;
+        f.fraction = FirstImpactOf(f, &f.carrier, k);
+        HeapPush(fi);
+      }
+      while (!s_->heap.empty() && s_->fast[s_->heap.front()].fraction < 1.0f) {
+        const int32_t fi = HeapPop();
+        if (s_->fast[fi].bullet) --pending_bullets_;
+        Handle(fi, k);
+      }
+      // Every motion is final now: bullets that hit a moving body ride along
+      // with it to the end of the step.
+      for (Fast& f : s_->fast) {
+        if (f.bullet && f.stop < 1.0f && f.carrier != kNullIndex) Carry(f);
+      }
+      for (const Fast& f : s_->fast) s_->fast_of_body[f.body] = -1;
     }
-    while (!s_->heap.empty() && s_->fast[s_->heap.front()].fraction < 1.0f) {
-      const int32_t fi = HeapPop();
-      if (s_->fast[fi].bullet) --pending_bullets_;
-      Handle(fi);
+    for (const Worker& k : s_->workers) {
+      s_->fast_count += k.fast_count;
+      s_->toi_count += k.toi_count;
     }
-    // Every motion is final now: bullets that hit a moving body ride along
-    // with it to the end of the step.
-    for (Fast& f : s_->fast) {
-      if (f.bullet && f.stop < 1.0f && f.carrier != kNullIndex) Carry(f);
-    }
-    for (const Fast& f : s_->fast) s_->fast_of_body[f.body] = -1;
   }
 
  private:
+  using Worker = ContinuousScratch::Worker;
+
   // Finds the fast bodies (in body index order) and how far the others
   // moved. A non-bullet sweeps against static shapes only, so its first
   // impact is final at once: it is only kept (in `fast`, and in the heap)
   // when it hits something. One that does not needs no record: it moves as
   // solved, which is what BodySweep gives a bullet sweeping against it.
+  // Those sweeps depend on nothing but the body and the static shapes, so
+  // they run in parallel (blocks of awake bodies, each with a worker of
+  // its own); the rest follows serially in body index order.
   void Gather(const std::vector<int32_t>& awake_bodies) {
+    const int32_t n = static_cast<int32_t>(awake_bodies.size());
+    s_->impact.resize(static_cast<size_t>(n));
+    const int32_t concurrency = w_->executor->concurrency();
+    const int32_t blocks =
+        statics_ && concurrency > 1 ? std::clamp(n / kBlockBodies, 1, 4 * concurrency) : 1;
+    if (static_cast<int32_t>(s_->workers.size()) < blocks) s_->workers.resize(blocks);
+    auto sweep_block = [this, &awake_bodies, n, blocks](int32_t block) {
+      Worker& k = s_->workers[block];
+      const int32_t end = static_cast<int32_t>(int64_t{n} * (block + 1) / blocks);
+      for (int32_t i = static_cast<int32_t>(int64_t{n} * block / blocks); i < end; ++i) {
+        s_->impact[i] = ImpactMarkOf(awake_bodies[i], k);
+      }
+    };
+    if (blocks == 1) {
+      sweep_block(0);
+    } else {
+      w_->broad_phase->PrepareStaticQueries();
+      w_->executor->ParallelFor(blocks, 1, [&sweep_block](int32_t begin, int32_t end) {
+        for (int32_t block = begin; block < end; ++block) sweep_block(block);
+      });
+    }
+    Worker& k = s_->workers[0];
+    k.shapes.clear();
+    k.cores_used = 0;
     const std::vector<Body>& bodies = w_->bodies;
-    int32_t fast_count = 0;
-    for (int32_t index : awake_bodies) {
+    for (int32_t i = 0; i < n; ++i) {
+      const float impact = s_->impact[i];
+      if (impact >= 1.0f) continue;
+      const int32_t index = awake_bodies[i];
       const Body& b = bodies[index];
-      if (b.type != BodyType::kDynamic) continue;
-      const bool bullet = b.is_bullet;
-      // Without static shapes a non-bullet has nothing to hit (and as a
-      // bullet's target it moves as solved: no need to track it).
-      if (!bullet && !statics_) continue;
-      // IsFast first: it reads the same two cache lines of the body as the
-      // tests above (most bodies are not fast), `shapes` another.
-      if (!IsFast(b) || b.shapes.empty()) continue;
-      const Sweep sweep{b.local_center, b.center0, b.center, b.rotation0, b.transform.q};
-      const Transform start{b.center0 - RotateVector(b.rotation0, b.local_center), b.rotation0};
-      const float bow = b.rotation0 == b.transform.q
-                            ? 0.0f
-                            : b.core_extent * RotationChord(b.rotation0, b.transform.q);
-      // The shapes that collide and their swept boxes: the usual single
-      // shape in a local, more in `shapes`.
+      const bool bullet = impact == kBulletMark;
+      if (bullet && !IsFast(b)) continue;
       FastShape single;
-      FastShape* shapes = &single;
-      int32_t count = 0;
+      FastShape* shapes = nullptr;
       AABB swept_box;
-      const size_t first = s_->shapes.size();
-      if (b.shapes.size() == 1) {
-        const Shape& shape = w_->shapes[b.shapes[0]];
-        if (shape.is_sensor || !shape.has_proxy) continue;
-        single.shape = b.shapes[0];
-        swept_box = shape.geometry.type == ShapeType::kCircle
-                        ? SweptCircleBox(shape.geometry.circle, start, b.transform, bow)
-                        : SweptShapeBox(shape.geometry, start, b.transform, bow);
-        single.swept_box = swept_box;
-        count = 1;
-      } else {
-        for (int32_t shape_index : b.shapes) {
-          const Shape& shape = w_->shapes[shape_index];
-          if (shape.is_sensor || !shape.has_proxy) continue;
-          FastShape& fs = s_->shapes.emplace_back();
-          fs.shape = shape_index;
-          fs.swept_box = SweptShapeBox(shape.geometry, start, b.transform, bow);
-          swept_box = count == 0 ? fs.swept_box : Union(swept_box, fs.swept_box);
-          ++count;
-        }
-        if (count == 0) continue;
-        shapes = s_->shapes.data() + first;
-      }
-      ++fast_count;
-      float fraction = 1.0f;
-      if (bullet) {
-        if (shapes == &single) s_->shapes.push_back(single);
-        max_bullet_motion_ = Max(max_bullet_motion_, MotionBound(b));
-        ++pending_bullets_;
-      } else {
-        const int32_t cores = cores_used_;
-        fraction = StaticImpactOf(index, sweep, swept_box, shapes, count);
-        // Its shapes are never read again.
-        s_->shapes.resize(first);
-        cores_used_ = cores;
-        if (fraction >= 1.0f) continue;
-      }
+      const size_t first = k.shapes.size();
+      const int32_t count = SweptShapes(b, k, &single, &shapes, &swept_box);
+      if (count == 0) continue;
       const int32_t fi = static_cast<int32_t>(s_->fast.size());
       Fast& f = s_->fast.emplace_back();
       f.body = index;
       f.bullet = bullet;
-      f.sweep = sweep;
+      f.sweep = {b.local_center, b.center0, b.center, b.rotation0, b.transform.q};
       f.swept_box = swept_box;
-      f.fraction = fraction;
       if (bullet) {
+        if (shapes == &single) k.shapes.push_back(single);
+        ++k.fast_count;
+        max_bullet_motion_ = Max(max_bullet_motion_, MotionBound(b));
+        ++pending_bullets_;
         f.first_shape = static_cast<int32_t>(first);
         f.shape_count = count;
       } else {
+        // Only its box is needed: its shapes are never read again.
+        k.shapes.resize(first);
+        f.fraction = impact;
         HeapPush(fi);
       }
       s_->fast_of_body[index] = fi;
     }
-    s_->fast_count = fast_count;
     if (pending_bullets_ == 0) return;
     // Bullets sweep against moving bodies: how far did those move? Any
     // bound at least that large finds the same candidates (each is then
@@ -323,6 +325,72 @@ class Pass {
       extent = Max(extent, b.core_extent);
     }
     max_motion_ = Sqrt(center_sq) + extent * Sqrt(chord_sq);
+  }
+
+  // The parallel part for body `index`: kBulletMark for a dynamic bullet,
+  // kSlowMark for a body that is slow or has nothing to hit, else its
+  // first impact against static shapes (1: none).
+  float ImpactMarkOf(int32_t index, Worker& k) {
+    const Body& b = w_->bodies[index];
+    if (b.type != BodyType::kDynamic) return kSlowMark;
+    if (b.is_bullet) return kBulletMark;
+    // Without static shapes a non-bullet has nothing to hit (and as a
+    // bullet's target it moves as solved: no need to track it).
+    if (!statics_) return kSlowMark;
+    // IsFast first: it reads the same two cache lines of the body as the
+    // tests above (most bodies are not fast), `shapes` another.
+    if (!IsFast(b)) return kSlowMark;
+    FastShape single;
+    FastShape* shapes = nullptr;
+    AABB swept_box;
+    const size_t first = k.shapes.size();
+    const int32_t count = SweptShapes(b, k, &single, &shapes, &swept_box);
+    if (count == 0) return kSlowMark;
+    ++k.fast_count;
+    const Sweep sweep{b.local_center, b.center0, b.center, b.rotation0, b.transform.q};
+    const int32_t cores = k.cores_used;
+    const float fraction = StaticImpactOf(index, sweep, swept_box, shapes, count, k);
+    // Its shapes and cores are never read again.
+    k.shapes.resize(first);
+    k.cores_used = cores;
+    return fraction;
+  }
+
+  // The shapes of body `b` that collide and their swept boxes over its
+  // solved motion: the usual single shape in `*single`, more appended to
+  // the worker's shapes. Sets *shapes to the first and *swept_box to their
+  // union, and returns how many there are (0: none collides).
+  int32_t SweptShapes(const Body& b, Worker& k, FastShape* single, FastShape** shapes,
+                      AABB* swept_box) {
+    if (b.shapes.empty()) return 0;
+    const Transform start{b.center0 - RotateVector(b.rotation0, b.local_center), b.rotation0};
+    const float bow = b.rotation0 == b.transform.q
+                          ? 0.0f
+                          : b.core_extent * RotationChord(b.rotation0, b.transform.q);
+    if (b.shapes.size() == 1) {
+      const Shape& shape = w_->shapes[b.shapes[0]];
+      if (shape.is_sensor || !shape.has_proxy) return 0;
+      single->shape = b.shapes[0];
+      single->swept_box = shape.geometry.type == ShapeType::kCircle
+                              ? SweptCircleBox(shape.geometry.circle, start, b.transform, bow)
+                              : SweptShapeBox(shape.geometry, start, b.transform, bow);
+      *swept_box = single->swept_box;
+      *shapes = single;
+      return 1;
+    }
+    const size_t first = k.shapes.size();
+    int32_t count = 0;
+    for (int32_t shape_index : b.shapes) {
+      const Shape& shape = w_->shapes[shape_index];
+      if (shape.is_sensor || !shape.has_proxy) continue;
+      FastShape& fs = k.shapes.emplace_back();
+      fs.shape = shape_index;
+      fs.swept_box = SweptShapeBox(shape.geometry, start, b.transform, bow);
+      *swept_box = count == 0 ? fs.swept_box : Union(*swept_box, fs.swept_box);
+      ++count;
+    }
+    *shapes = k.shapes.data() + first;
+    return count;
   }
 
   // MotionBound(b) > kFastMotionShare * min_extent, without square roots
@@ -344,8 +412,8 @@ class Pass {
   // shapes only, taken from the statics near its path (StaticsNear) in id
   // order, the order QueryStaticAabb would give.
   float StaticImpactOf(int32_t body_index, const Sweep& sweep, const AABB& swept_box,
-                       FastShape* shapes, int32_t count) {
-    const std::vector<NearStatic>& near = StaticsNear(body_index, sweep, swept_box);
+                       FastShape* shapes, int32_t count, Worker& k) {
+    const std::vector<NearStatic>& near = StaticsNear(body_index, sweep, swept_box, k);
     const Body& body = w_->bodies[body_index];
     float best = 1.0f;
     for (const NearStatic& other : near) {
@@ -354,8 +422,8 @@ class Pass {
           !JointsAllowContact(*w_, body_index, other.body)) {
         continue;
       }
-      for (int32_t k = 0; k < count; ++k) {
-        const float t = ImpactOfStatic(sweep, &shapes[k], other, best);
+      for (int32_t i = 0; i < count; ++i) {
+        const float t = ImpactOfStatic(sweep, &shapes[i], other, best, k);
         if (t < best) best = t;
       }
     }
@@ -372,7 +440,7 @@ class Pass {
   // overlaps the larger box. What they are made of is read once per query:
   // no static shape changes without its proxy changing.
   const std::vector<NearStatic>& StaticsNear(int32_t body, const Sweep& sweep,
-                                             const AABB& swept_box) {
+                                             const AABB& swept_box, Worker& k) {
     ContinuousScratch::StaticCache& cache = s_->static_cache[body];
     BroadPhase& broad_phase = *w_->broad_phase;
     const uint64_t epoch = broad_phase.static_epoch();
@@ -382,9 +450,9 @@ class Pass {
     // falling asleep and waking up), nothing kept would be reused: query
     // just the swept box.
     cache.box = statics_steady_ ? StretchedBox(sweep, swept_box) : swept_box;
-    broad_phase.QueryStaticAabb(cache.box, &s_->query);
+    broad_phase.QueryStaticAabb(cache.box, &k.query);
     cache.statics.clear();
-    for (int32_t id : s_->query) {
+    for (int32_t id : k.query) {
       const Shape& shape = w_->shapes[id];
       const Body& other_body = w_->bodies[shape.body];
       if (shape.is_sensor || other_body.type != BodyType::kStatic) continue;
@@ -418,14 +486,14 @@ class Pass {
 
   // The earliest impact of bullet `f` in [0, 1), or 1, and the moving body
   // it hits first (kNullIndex for a static one or none).
-  float FirstImpactOf(const Fast& f, int32_t* carrier) {
+  float FirstImpactOf(const Fast& f, int32_t* carrier, Worker& k) {
     *carrier = kNullIndex;
     const Body& body = w_->bodies[f.body];
     // A bullet's candidates move too; their proxies still hold their
     // step-start boxes, which lie within max_motion_ of anything they swept.
-    w_->broad_phase->QueryAabb(Inflate(f.swept_box, max_motion_), &s_->query);
+    w_->broad_phase->QueryAabb(Inflate(f.swept_box, max_motion_), &k.query);
     float best = 1.0f;
-    for (int32_t shape_index : s_->query) {
+    for (int32_t shape_index : k.query) {
       const Shape& shape = w_->shapes[shape_index];
       if (shape.body == f.body || shape.is_sensor) continue;
       const Body& other_body = w_->bodies[shape.body];
@@ -455,8 +523,8 @@ class Pass {
         }
         other.box = SweptShapeBox(shape.geometry, *other.sweep, other_body.core_extent);
       }
-      for (int32_t k = f.first_shape; k < f.first_shape + f.shape_count; ++k) {
-        const float t = ImpactOfShapes(f.sweep, &s_->shapes[k], other, best);
+      for (int32_t i = f.first_shape; i < f.first_shape + f.shape_count; ++i) {
+        const float t = ImpactOfShapes(f.sweep, &k.shapes[i], other, best, k);
         if (t < best) {
           best = t;
           *carrier = resting ? kNullIndex : shape.body;
@@ -468,11 +536,11 @@ class Pass {
 
   // The TimeOfImpact parts of `fast_shape`, prepared on first use (in
   // `cores`, whose records are reused from step to step).
-  const FastCore& CoreOf(Vec2 local_center, FastShape* fast_shape) {
-    if (fast_shape->core >= 0) return s_->cores[fast_shape->core];
-    if (cores_used_ == static_cast<int32_t>(s_->cores.size())) s_->cores.emplace_back();
-    fast_shape->core = cores_used_++;
-    FastCore& core = s_->cores[fast_shape->core];
+  const FastCore& CoreOf(Vec2 local_center, FastShape* fast_shape, Worker& k) {
+    if (fast_shape->core >= 0) return k.cores[fast_shape->core];
+    if (k.cores_used == static_cast<int32_t>(k.cores.size())) k.cores.emplace_back();
+    fast_shape->core = k.cores_used++;
+    FastCore& core = k.cores[fast_shape->core];
     const ShapeGeometry& geometry = w_->shapes[fast_shape->shape].geometry;
     if (geometry.type == ShapeType::kCircle) {
       // What MakeShapeProxy, ComputeShapeCentroid and ComputeShapeMinExtent
@@ -502,7 +570,7 @@ class Pass {
   // before the shapes themselves are read (which test says `limit` first
   // makes no difference to the answer).
   float ImpactOfStatic(const Sweep& sweep, FastShape* fast_shape, const NearStatic& other,
-                       float limit) {
+                       float limit, Worker& k) {
     if (!Overlaps(fast_shape->swept_box, other.box)) return limit;
     const Shape& shape = w_->shapes[fast_shape->shape];
     const bool circle = shape.geometry.type == ShapeType::kCircle;
@@ -514,7 +582,7 @@ class Pass {
       reach = Distance(shape.geometry.circle.center, sweep.local_center);
       rounding = shape.geometry.circle.radius;
     } else {
-      const FastCore& core = CoreOf(sweep.local_center, fast_shape);
+      const FastCore& core = CoreOf(sweep.local_center, fast_shape, k);
       reach = core.core_extent;
       rounding = core.proxy.radius;
     }
@@ -529,7 +597,7 @@ class Pass {
             ? PathToCoreBound(sweep.c1, sweep.c2, os.geometry, other_body.transform)
             : Sqrt(SegmentDistance(sweep.c1, sweep.c2, other.a, other.b).distance_squared);
     if (KeepsClear(clearance - reach, rounding + other.radius)) return limit;
-    const FastCore& fs = CoreOf(sweep.local_center, fast_shape);
+    const FastCore& fs = CoreOf(sweep.local_center, fast_shape, k);
     const bool centroid_clear =
         KeepsClear(clearance - fs.centroid_extent, fs.core_radius + other.radius);
     if (IsThin(shape.geometry.type) && IsThin(os.geometry.type)) return limit;  // never collide
@@ -539,7 +607,7 @@ class Pass {
       return limit;
     }
     const Sweep resting = BodySweep(other_body);
-    return ImpactOfCores(sweep, fs, os, resting, 1.0f, centroid_clear, limit);
+    return ImpactOfCores(sweep, fs, os, resting, 1.0f, centroid_clear, limit, k);
   }
 
   // Whether the path p-q keeps more than `clearance` away from the core of
@@ -581,13 +649,13 @@ class Pass {
   // The first impact of one fast shape, moving by `sweep`, against one
   // other shape before `limit`, or `limit`.
   float ImpactOfShapes(const Sweep& sweep, FastShape* fast_shape, const Other& other,
-                       float limit) {
+                       float limit, Worker& k) {
     if (!Overlaps(fast_shape->swept_box, other.box)) return limit;
     const Shape& os = *other.shape;
     const Shape& shape = w_->shapes[fast_shape->shape];
     if (IsThin(shape.geometry.type) && IsThin(os.geometry.type)) return limit;  // never collide
     if (!ShouldCollide(shape.filter, os.filter)) return limit;
-    const FastCore& fs = CoreOf(sweep.local_center, fast_shape);
+    const FastCore& fs = CoreOf(sweep.local_center, fast_shape, k);
     bool centroid_clear = false;
     if (other.resting) {
       // The fast core stays within core_extent of the center of mass, which
@@ -599,15 +667,16 @@ class Pass {
       if (KeepsClear(clearance - fs.core_extent, fs.proxy.radius + other_radius)) return limit;
       centroid_clear = KeepsClear(clearance - fs.centroid_extent, fs.core_radius + other_radius);
       const Sweep resting = BodySweep(*other.body);
-      return ImpactOfCores(sweep, fs, os, resting, 1.0f, centroid_clear, limit);
+      return ImpactOfCores(sweep, fs, os, resting, 1.0f, centroid_clear, limit, k);
     }
-    return ImpactOfCores(sweep, fs, os, *other.sweep, other.stop, centroid_clear, limit);
+    return ImpactOfCores(sweep, fs, os, *other.sweep, other.stop, centroid_clear, limit, k);
   }
 
   // The TimeOfImpact part of ImpactOfShapes: the fast shape moves by
   // `sweep`, the other shape `os` by `other_sweep` until `stop`, then rests.
   float ImpactOfCores(const Sweep& sweep, const FastCore& fs, const Shape& os,
-                      const Sweep& other_sweep, float stop, bool centroid_clear, float limit) {
+                      const Sweep& other_sweep, float stop, bool centroid_clear, float limit,
+                      Worker& k) {
     if (os.geometry.type == ShapeType::kChainSegment) {
       // One-sided: a shape starting behind the chain passes through it.
       const Transform xo = SweepStart(other_sweep);
@@ -622,18 +691,19 @@ class Pass {
     input.sweep_a = sweep;
     input.sweep_b = other_sweep;
     if (stop >= 1.0f) {
-      return ImpactOfSweeps(&input, fs.centroid, fs.core_radius, centroid_clear, limit);
+      return ImpactOfSweeps(&input, fs.centroid, fs.core_radius, centroid_clear, limit, k);
     }
     // The other body stopped at `stop` and rests there afterwards: sweep the
     // two pieces of its motion one after the other.
-    const float first = ImpactOfSweeps(&input, fs.centroid, fs.core_radius, false, Min(limit, stop));
+    const float first =
+        ImpactOfSweeps(&input, fs.centroid, fs.core_radius, false, Min(limit, stop), k);
     if (first < Min(limit, stop) || stop >= limit) return Min(first, limit);
     input.proxy_a = fs.proxy;
     input.sweep_a = SweepFrom(sweep, stop);
     input.sweep_b = RestingAt(other_sweep, stop);
     const float rest = 1.0f - stop;
     const float u_limit = (limit - stop) / rest;
-    const float u = ImpactOfSweeps(&input, fs.centroid, fs.core_radius, false, u_limit);
+    const float u = ImpactOfSweeps(&input, fs.centroid, fs.core_radius, false, u_limit, k);
     return u < u_limit ? Min(stop + u * rest, limit) : limit;
   }
 
@@ -645,16 +715,16 @@ class Pass {
   // body where it is (fraction 0) if it is closing in. `centroid_clear`:
   // the core is known never to come near the other shape.
   float ImpactOfSweeps(TOIInput* input, Vec2 centroid, float core_radius, bool centroid_clear,
-                       float limit) {
+                       float limit, Worker& k) {
     input->max_fraction = limit;
-    ++s_->toi_count;
+    ++k.toi_count;
     const TOIOutput out = TimeOfImpact(*input);
     const bool hit = out.state == TOIState::kHit || out.state == TOIState::kFailed;
     if (hit && out.fraction > 0.0f && out.fraction < limit) return out.fraction;
     if (out.fraction > 0.0f || out.state == TOIState::kSeparated || centroid_clear) return limit;
     const Vec2 point[1] = {centroid};
     input->proxy_a = MakeProxy(point, core_radius);
-    ++s_->toi_count;
+    ++k.toi_count;
     const TOIOutput core = TimeOfImpact(*input);
     const bool core_hit = core.state == TOIState::kHit || core.state == TOIState::kFailed;
     if (core_hit && core.fraction > 0.0f && core.fraction < limit) return core.fraction;
@@ -684,7 +754,7 @@ class Pass {
   // Moves fast body `fi` back to its impact pose and, while bullets are
   // pending, refits its proxies and updates the bullets whose impacts
   // depended on its motion.
-  void Handle(int32_t fi) {
+  void Handle(int32_t fi, Worker& k) {
     Fast& f = s_->fast[fi];
     Body& body = w_->bodies[f.body];
     const float t = f.fraction;
@@ -702,9 +772,9 @@ class Pass {
     RefitProxies(f.body);
     // Only bullets sweep against this body; re-query just its swept box for
     // the pending ones (their proxies hold their step-start boxes).
-    w_->broad_phase->QueryAabb(Inflate(f.swept_box, max_bullet_motion_), &s_->query);
+    w_->broad_phase->QueryAabb(Inflate(f.swept_box, max_bullet_motion_), &k.query);
     s_->affected.clear();
-    for (int32_t shape_index : s_->query) {
+    for (int32_t shape_index : k.query) {
       const int32_t other = s_->fast_of_body[w_->shapes[shape_index].body];
       if (other >= 0 && s_->fast[other].bullet && s_->fast[other].heap_position >= 0) {
         s_->affected.push_back(other);
@@ -714,10 +784,10 @@ class Pass {
     std::sort(s_->affected.begin(), s_->affected.end());
     s_->affected.erase(std::unique(s_->affected.begin(), s_->affected.end()),
                        s_->affected.end());
-    for (size_t k = 0; k < s_->affected.size(); ++k) {
-      Fast& bullet = s_->fast[s_->affected[k]];
-      bullet.fraction = FirstImpactOf(bullet, &bullet.carrier);
-      HeapUpdate(s_->affected[k]);
+    for (const int32_t fi_bullet : s_->affected) {
+      Fast& bullet = s_->fast[fi_bullet];
+      bullet.fraction = FirstImpactOf(bullet, &bullet.carrier, k);
+      HeapUpdate(fi_bullet);
     }
   }
 
@@ -824,8 +894,6 @@ class Pass {
   float max_motion_ = 0.0f;
   float max_bullet_motion_ = 0.0f;
   int32_t pending_bullets_ = 0;
-  // Records of `cores` in use this step.
-  int32_t cores_used_ = 0;
 };
 
 }  // namespace

@@ -50,6 +50,14 @@
 // clear, skips the query that would only say so). Every
 // query result comes in shape index order and every tie is broken by body
 // index, so the outcome is the same with every broad-phase strategy.
+//
+// The non-bullets' sweeps against static shapes, most of the pass, run in
+// parallel: blocks of the awake bodies over the world's executor, each
+// with its own scratch (ContinuousScratch::Worker), querying the static
+// proxies at once (BroadPhase::PrepareStaticQueries). A sweep reads
+// nothing but its body and the static shapes and writes only its body's
+// entries, so its answer is the same on any thread; the events are
+// gathered from those answers in body index order and handled serially.
 
 #ifndef ATOLL_DYNAMICS_CONTINUOUS_H_
 #define ATOLL_DYNAMICS_CONTINUOUS_H_
@@ -88,8 +96,8 @@ struct ContinuousScratch {
     /// The moving body a bullet hit (kNullIndex: a static one or none): the
     /// bullet rides along with it for the rest of the step.
     int32_t carrier = -1;
-    /// Its colliding shapes: [first_shape, first_shape + shape_count) in
-    /// `shapes`.
+    /// A bullet's colliding shapes: [first_shape, first_shape +
+    /// shape_count) in the first worker's `shapes`.
     int32_t first_shape = 0;
     int32_t shape_count = 0;
   };
@@ -115,15 +123,30 @@ struct ContinuousScratch {
     float core_extent = 0.0f;
     float centroid_extent = 0.0f;
   };
+  /// A worker's scratch. The non-bullets' sweeps against static shapes
+  /// run in parallel: the awake bodies are split into blocks, each with a
+  /// worker of its own. The serial rest of the pass uses the first.
+  struct alignas(64) Worker {
+    /// The fast shapes of the body at hand; in the first worker, after the
+    /// parallel part, the bullets' shapes (Fast::first_shape).
+    std::vector<FastShape> shapes;
+    /// Grows only: records are reused from step to step.
+    std::vector<FastCore> cores;
+    int32_t cores_used = 0;
+    std::vector<int32_t> query;
+    int32_t fast_count = 0;
+    int32_t toi_count = 0;
+  };
   std::vector<Fast> fast;
-  std::vector<FastShape> shapes;
-  /// Grows only: records are reused from step to step.
-  std::vector<FastCore> cores;
+  std::vector<Worker> workers;
+  /// Per entry of the awake bodies, what the parallel part found: the
+  /// first impact of a fast non-bullet against static shapes (1: none),
+  /// -1 for a bullet (left to the serial part), 2 for the rest.
+  std::vector<float> impact;
   /// Body index -> index in `fast`, -1 for slow bodies (reset after use).
   std::vector<int32_t> fast_of_body;
   /// Min-heap of indices into `fast`.
   std::vector<int32_t> heap;
-  std::vector<int32_t> query;
   std::vector<int32_t> affected;
   /// A static body's shape near a non-bullet's path, with what the path
   /// test needs of it.

@@ -8,9 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include "atoll/executor.h"
 #include "atoll/random.h"
 #include "atoll/scene.h"
 #include "atoll/snapshot.h"
+#include "engine/parallel/std_thread_executor.h"
 #include "engine/world/world_test_util.h"
 #include "world/world_state.h"
 
@@ -346,9 +348,9 @@ TEST(ContinuousTest, SlowBodiesAreUntouchedWhileFastOnesAreStopped) {
   }
 }
 
-// A scene full of fast bodies: bullets and fast debris against thin
-// statics and each other.
-SceneDesc FastScene(uint64_t seed) {
+// A scene full of fast bodies: `debris_count` fast bodies (every fifth a
+// bullet, unless `bullets` is false) against thin statics and each other.
+SceneDesc FastScene(uint64_t seed, int debris_count = 30, bool bullets = true) {
   SceneDesc desc = MakeScene("add_pair", {.size = 200, .seed = seed}).value();
   Random rng(seed);
   // A thin static floor and wall, and fast non-bullet debris towards them.
@@ -356,13 +358,13 @@ SceneDesc FastScene(uint64_t seed) {
   floor.shapes.push_back({ShapeGeometry(Segment{{-80.0f, -2.0f}, {80.0f, -2.0f}}), ShapeDef()});
   floor.shapes.push_back({ShapeGeometry(BoxOrDie(0.05f, 20.0f)), ShapeDef()});
   desc.bodies.push_back(floor);
-  for (int i = 0; i < 30; ++i) {
+  for (int i = 0; i < debris_count; ++i) {
     SceneBody debris;
     debris.def.type = BodyType::kDynamic;
     debris.def.position = {rng.Uniform(-30.0f, -5.0f), rng.Uniform(0.0f, 15.0f)};
     debris.def.linear_velocity = {rng.Uniform(50.0f, 150.0f), rng.Uniform(-80.0f, 20.0f)};
     debris.def.angular_velocity = rng.Uniform(-20.0f, 20.0f);
-    debris.def.is_bullet = i % 5 == 0;
+    debris.def.is_bullet = bullets && i % 5 == 0;
     debris.shapes.push_back({ShapeGeometry(BoxOrDie(0.1f, 0.05f)), ShapeDef()});
     desc.bodies.push_back(debris);
   }
@@ -390,6 +392,39 @@ TEST(ContinuousTest, EveryBroadPhaseGivesTheSameHashChain) {
     }
   }
   EXPECT_GT(events, 20);  // the scene does exercise the event loop
+}
+
+// The non-bullets' sweeps against static shapes run in blocks on every
+// thread, each thread querying the broad phase at once: the same chain at
+// every thread count, with every broad phase.
+TEST(ContinuousTest, EveryBroadPhaseGivesTheSameHashChainAtEveryThreadCount) {
+  SceneDesc desc = FastScene(5, 700, /*bullets=*/false);
+  std::vector<uint64_t> reference;
+  int events = 0;
+  for (BroadPhaseType type : {BroadPhaseType::kBatchBvh, BroadPhaseType::kKdSap,
+                              BroadPhaseType::kDynamicTree, BroadPhaseType::kBruteForce}) {
+    desc.world.broad_phase = type;
+    for (int32_t threads : {1, 3, 8}) {
+      auto pool = testing::kThreadSanitizer ? testing::MakeStdThreadExecutor(threads)
+                                            : MakeThreadPoolExecutor(threads);
+      auto world = BuildWorld(desc).value();
+      world->SetExecutor(pool.get());
+      // Enough awake bodies for several blocks (256 bodies at least each).
+      ASSERT_GE(world->GetBodyCount(), 900);
+      std::vector<uint64_t> chain;
+      for (int i = 0; i < 30; ++i) {
+        ASSERT_TRUE(world->Step(kDt).ok());
+        chain.push_back(HashWorld(*world));
+        if (reference.empty()) events += world->profile().continuous_events;
+      }
+      if (reference.empty()) {
+        reference = chain;
+      } else {
+        EXPECT_EQ(chain, reference) << BroadPhaseTypeName(type) << " at " << threads << " threads";
+      }
+    }
+  }
+  EXPECT_GT(events, 500);  // many fast bodies do hit something
 }
 
 // A 0.1 m circle at 120 m/s (2 m a step) along y = 0 from x = -20, and a
