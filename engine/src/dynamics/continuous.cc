@@ -360,8 +360,9 @@ class Pass {
   // solved motion: the usual single shape in `*single`, more appended to
   // the worker's shapes. Sets *shapes to the first and *swept_box to their
   // union, and returns how many there are (0: none collides).
-  int32_t SweptShapes(const Body& b, Worker& k, FastShape* single, FastShape** shapes,
-                      AABB* swept_box) {
+  // Inline: see SweptCircleBox.
+  [[gnu::always_inline]] int32_t SweptShapes(const Body& b, Worker& k, FastShape* single,
+                                             FastShape** shapes, AABB* swept_box) {
     if (b.shapes.empty()) return 0;
     const Transform start{b.center0 - RotateVector(b.rotation0, b.local_center), b.rotation0};
     const float bow = b.rotation0 == b.transform.q
