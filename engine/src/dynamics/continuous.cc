@@ -208,7 +208,10 @@ class Pass {
     if (s_->fast_of_body.size() < w_->bodies.size()) s_->fast_of_body.resize(w_->bodies.size(), -1);
     if (s_->static_cache.size() < w_->bodies.size()) s_->static_cache.resize(w_->bodies.size());
     if (s_->workers.empty()) s_->workers.resize(1);
-    for (Worker& k : s_->workers) k.fast_count = k.toi_count = 0;
+    for (Worker& k : s_->workers) {
+      k.shapes.clear();
+      k.cores_used = k.fast_count = k.toi_count = 0;
+    }
     Gather(awake_bodies);
     if (!s_->fast.empty()) {
       Worker& k = s_->workers[0];
@@ -271,9 +274,10 @@ class Pass {
         for (int32_t block = begin; block < end; ++block) sweep_block(block);
       });
     }
+    // Each body gave back the shapes and cores it used: the first worker is
+    // empty again for the serial part.
     Worker& k = s_->workers[0];
-    k.shapes.clear();
-    k.cores_used = 0;
+    ATOLL_ASSERT(k.shapes.empty() && k.cores_used == 0);
     const std::vector<Body>& bodies = w_->bodies;
     for (int32_t i = 0; i < n; ++i) {
       const float impact = s_->impact[i];
