@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "absl/container/inlined_vector.h"
 #include "atoll/assert.h"
 
 namespace atl {
@@ -267,20 +266,29 @@ void DynamicTree::ComputePairs(std::vector<ProxyPair>* pairs) {
 }
 
 void DynamicTree::CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) {
-  if (root_ < 0) return;
+  if (root_ >= 0) CollectFrom(root_, aabb, ids);
+}
+
+void DynamicTree::CollectFrom(int32_t start, const AABB& aabb, std::vector<int32_t>* ids) const {
   // A stack of its own, not stack_: static queries may run on several
-  // threads at once (see BroadPhase::PrepareStaticQueries). It holds at
-  // most one entry per level plus one, and the tree is kept balanced.
-  absl::InlinedVector<int32_t, 64> stack;
-  stack.push_back(root_);
-  while (!stack.empty()) {
-    const int32_t index = stack.back();
-    stack.pop_back();
+  // threads at once (see BroadPhase::PrepareStaticQueries). It holds one
+  // entry per level plus one; a subtree deeper than that (the rotations
+  // keep trees far shallower) is walked by a nested call.
+  constexpr int32_t kStackSize = 128;
+  int32_t stack[kStackSize];
+  int32_t top = 0;
+  stack[top++] = start;
+  while (top > 0) {
+    const int32_t index = stack[--top];
     const Node& node = nodes_[index];
     if (!Overlaps(node.box, aabb)) continue;
     if (node.child1 >= 0) {
-      stack.push_back(node.child2);
-      stack.push_back(node.child1);
+      if (top + 2 > kStackSize) {
+        CollectFrom(node.child2, aabb, ids);
+      } else {
+        stack[top++] = node.child2;
+      }
+      stack[top++] = node.child1;
     } else if (Overlaps(proxies_[node.proxy].aabb, aabb)) {
       ids->push_back(node.proxy);
     }

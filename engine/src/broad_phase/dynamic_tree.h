@@ -54,6 +54,8 @@ class DynamicTree final : public BroadPhase {
   void OnRefit(int32_t id) override;
   void ComputePairs(std::vector<ProxyPair>* pairs) override;
   void CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) override;
+  // CollectAabb over the subtree at `start`; only reads the tree.
+  void CollectFrom(int32_t start, const AABB& aabb, std::vector<int32_t>* ids) const;
   void TraverseRay(RayVisitor* visitor) override;
 
   int32_t AllocateNode();
