@@ -371,22 +371,35 @@ SceneDesc FastScene(uint64_t seed, int debris_count = 30, bool bullets = true) {
   return desc;
 }
 
+// The hash chain of `desc` over `steps` steps on `executor` (null: the
+// serial one); adds the continuous-collision events to *events.
+std::vector<uint64_t> ChainOf(const SceneDesc& desc, Executor* executor, int steps, int* events) {
+  auto world = BuildWorld(desc).value();
+  world->SetExecutor(executor);
+  std::vector<uint64_t> chain;
+  for (int i = 0; i < steps; ++i) {
+    EXPECT_TRUE(world->Step(kDt).ok());
+    chain.push_back(HashWorld(*world));
+    *events += world->profile().continuous_events;
+  }
+  return chain;
+}
+
+constexpr BroadPhaseType kEveryBroadPhase[] = {BroadPhaseType::kBatchBvh, BroadPhaseType::kKdSap,
+                                               BroadPhaseType::kDynamicTree,
+                                               BroadPhaseType::kBruteForce};
+
 TEST(ContinuousTest, EveryBroadPhaseGivesTheSameHashChain) {
   SceneDesc desc = FastScene(3);
   std::vector<uint64_t> reference;
   int events = 0;
-  for (BroadPhaseType type : {BroadPhaseType::kBatchBvh, BroadPhaseType::kKdSap,
-                              BroadPhaseType::kDynamicTree, BroadPhaseType::kBruteForce}) {
+  for (BroadPhaseType type : kEveryBroadPhase) {
     desc.world.broad_phase = type;
-    auto world = BuildWorld(desc).value();
-    std::vector<uint64_t> chain;
-    for (int i = 0; i < 150; ++i) {
-      ASSERT_TRUE(world->Step(kDt).ok());
-      chain.push_back(HashWorld(*world));
-      if (reference.empty()) events += world->profile().continuous_events;
-    }
+    int type_events = 0;
+    const std::vector<uint64_t> chain = ChainOf(desc, nullptr, 150, &type_events);
     if (reference.empty()) {
       reference = chain;
+      events = type_events;
     } else {
       EXPECT_EQ(chain, reference) << BroadPhaseTypeName(type);
     }
@@ -399,26 +412,20 @@ TEST(ContinuousTest, EveryBroadPhaseGivesTheSameHashChain) {
 // every thread count, with every broad phase.
 TEST(ContinuousTest, EveryBroadPhaseGivesTheSameHashChainAtEveryThreadCount) {
   SceneDesc desc = FastScene(5, 700, /*bullets=*/false);
+  // Enough bodies for several blocks (256 awake bodies at least each).
+  ASSERT_GE(desc.bodies.size(), 900u);
   std::vector<uint64_t> reference;
   int events = 0;
-  for (BroadPhaseType type : {BroadPhaseType::kBatchBvh, BroadPhaseType::kKdSap,
-                              BroadPhaseType::kDynamicTree, BroadPhaseType::kBruteForce}) {
+  for (BroadPhaseType type : kEveryBroadPhase) {
     desc.world.broad_phase = type;
     for (int32_t threads : {1, 3, 8}) {
       auto pool = testing::kThreadSanitizer ? testing::MakeStdThreadExecutor(threads)
                                             : MakeThreadPoolExecutor(threads);
-      auto world = BuildWorld(desc).value();
-      world->SetExecutor(pool.get());
-      // Enough awake bodies for several blocks (256 bodies at least each).
-      ASSERT_GE(world->GetBodyCount(), 900);
-      std::vector<uint64_t> chain;
-      for (int i = 0; i < 30; ++i) {
-        ASSERT_TRUE(world->Step(kDt).ok());
-        chain.push_back(HashWorld(*world));
-        if (reference.empty()) events += world->profile().continuous_events;
-      }
+      int run_events = 0;
+      const std::vector<uint64_t> chain = ChainOf(desc, pool.get(), 30, &run_events);
       if (reference.empty()) {
         reference = chain;
+        events = run_events;
       } else {
         EXPECT_EQ(chain, reference) << BroadPhaseTypeName(type) << " at " << threads << " threads";
       }
