@@ -3,6 +3,7 @@
 #ifndef ATOLL_CORE_ID_POOL_H_
 #define ATOLL_CORE_ID_POOL_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -14,6 +15,14 @@ namespace atl {
 /// reused last-freed-first, so allocation order depends only on the
 /// sequence of Alloc/Free calls, never on addresses. The whole state (free
 /// list and generations) is plain data that a snapshot saves verbatim.
+///
+/// The capacity never shrinks: a pool that once held 80 000 contacts (a pile
+/// created inside itself) keeps 80 000 slots when a thousand are left. So
+/// the pool also keeps its alive flags as bits, 64 to a word, and
+/// ForEachAlive walks the live slots at the cost of the live ones plus one
+/// word per 64 slots; a per-step loop over the capacity would cost the old
+/// peak every step. The bits are derived from the alive flags (Restore
+/// rebuilds them), not part of the saved state.
 class IdPool {
  public:
   /// Returns a free slot index; its generation is already bumped.
@@ -22,11 +31,15 @@ class IdPool {
       const int32_t index = free_.back();
       free_.pop_back();
       alive_[index] = 1;
+      SetBit(index);
       return index;
     }
     generations_.push_back(1);
     alive_.push_back(1);
-    return static_cast<int32_t>(generations_.size() - 1);
+    const int32_t index = static_cast<int32_t>(generations_.size() - 1);
+    if (static_cast<size_t>(index) / 64 >= alive_bits_.size()) alive_bits_.push_back(0);
+    SetBit(index);
+    return index;
   }
 
   /// Returns `index` to the pool and bumps its generation so that ids
@@ -34,6 +47,7 @@ class IdPool {
   void Free(int32_t index) {
     ATOLL_ASSERT(IsAlive(index));
     alive_[index] = 0;
+    alive_bits_[static_cast<size_t>(index) / 64] &= ~(uint64_t{1} << (index % 64));
     uint16_t& g = generations_[index];
     g = static_cast<uint16_t>(g + 1);
     if (g == 0) g = 1;  // 0 is reserved for the null id
@@ -52,6 +66,20 @@ class IdPool {
   int32_t Capacity() const { return static_cast<int32_t>(generations_.size()); }
   int32_t Count() const { return Capacity() - static_cast<int32_t>(free_.size()); }
 
+  /// Calls f(index) for every live slot, in ascending order. f may free the
+  /// slot it is given (not others) and must not allocate.
+  template <typename F>
+  void ForEachAlive(F&& f) const {
+    for (size_t word = 0; word < alive_bits_.size(); ++word) {
+      uint64_t bits = alive_bits_[word];
+      while (bits != 0) {
+        const int32_t index = static_cast<int32_t>(word * 64) + __builtin_ctzll(bits);
+        bits &= bits - 1;
+        f(index);
+      }
+    }
+  }
+
   // Raw state, for snapshots.
   const std::vector<int32_t>& free_list() const { return free_; }
   const std::vector<uint16_t>& generations() const { return generations_; }
@@ -61,12 +89,22 @@ class IdPool {
     free_ = std::move(free_list);
     generations_ = std::move(generations);
     alive_ = std::move(alive);
+    alive_bits_.assign((alive_.size() + 63) / 64, 0);
+    for (size_t i = 0; i < alive_.size(); ++i) {
+      if (alive_[i] != 0) SetBit(static_cast<int32_t>(i));
+    }
   }
 
  private:
+  void SetBit(int32_t index) {
+    alive_bits_[static_cast<size_t>(index) / 64] |= uint64_t{1} << (index % 64);
+  }
+
   std::vector<int32_t> free_;
   std::vector<uint16_t> generations_;
   std::vector<uint8_t> alive_;
+  // alive_ as bits, bit i % 64 of word i / 64 (see the class comment).
+  std::vector<uint64_t> alive_bits_;
 };
 
 }  // namespace atl

@@ -402,16 +402,16 @@ void UpdateContacts(WorldState* w) {
   // per-body arrays are compacted afterwards, one pass per affected body,
   // instead of a search per removed contact.
   std::vector<int32_t> affected_bodies;
-  for (int32_t i = 0; i < w->contact_ids.Capacity(); ++i) {
-    if (w->contact_matched[i] != 0 || !w->contact_ids.IsAlive(i)) continue;
+  w->contact_ids.ForEachAlive([w, &affected_bodies](int32_t i) {
+    if (w->contact_matched[i] != 0) return;
     Contact& c = w->contacts[i];
-    if (ProxyIsStatic(w->bodies[c.body_a]) && ProxyIsStatic(w->bodies[c.body_b])) continue;
+    if (ProxyIsStatic(w->bodies[c.body_a]) && ProxyIsStatic(w->bodies[c.body_b])) return;
     EmitEnd(w, c, EndEventTarget::kCurrentStep);
     if (c.island != kNullIndex) UnlinkContact(w, i);
     affected_bodies.push_back(c.body_a);
     affected_bodies.push_back(c.body_b);
     FreeContactRecord(w, i);
-  }
+  });
   for (int32_t b : w->refiled_bodies) w->refiled_since_match[b] = 0;
   w->refiled_bodies.clear();
   w->matched = true;
@@ -428,12 +428,18 @@ void UpdateContacts(WorldState* w) {
   }
 
   // Narrow phase over contacts with an awake body, in parallel: each
-  // contact writes only its own manifold and its own touch_change slot.
+  // contact writes only its own manifold and its own touch_change slot. The
+  // live contacts are listed first (in index order): after a pile came
+  // apart the pool's capacity can be many times the contacts left.
   const int32_t count = w->contact_ids.Capacity();
-  w->touch_change.assign(static_cast<size_t>(count), 0);
-  w->executor->ParallelFor(count, 64, [w](int32_t begin, int32_t end) {
-    for (int32_t i = begin; i < end; ++i) {
-      if (!w->contact_ids.IsAlive(i)) continue;
+  w->live_contacts.clear();
+  w->contact_ids.ForEachAlive([w](int32_t i) { w->live_contacts.push_back(i); });
+  w->touch_change.resize(static_cast<size_t>(count));
+  const int32_t live = static_cast<int32_t>(w->live_contacts.size());
+  w->executor->ParallelFor(live, 64, [w](int32_t begin, int32_t end) {
+    for (int32_t k = begin; k < end; ++k) {
+      const int32_t i = w->live_contacts[k];
+      w->touch_change[i] = 0;
       Contact& c = w->contacts[i];
       const Body& ba = w->bodies[c.body_a];
       const Body& bb = w->bodies[c.body_b];
@@ -460,7 +466,7 @@ void UpdateContacts(WorldState* w) {
   w->begin_touching.ClearAll();
   w->end_touching.ClearAll();
   w->recycled_contacts = 0;
-  for (int32_t i = 0; i < count; ++i) {
+  for (const int32_t i : w->live_contacts) {
     if (w->touch_change[i] == 1) w->begin_touching.Set(i);
     if (w->touch_change[i] == 2) w->end_touching.Set(i);
     if (w->touch_change[i] == 3) ++w->recycled_contacts;

@@ -212,16 +212,15 @@ bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,
   hits->clear();
   deep->assign(params.size(), 0);
   pushed->assign(params.size(), 0);
-  for (int32_t i = 0; i < w.contact_ids.Capacity(); ++i) {
-    if (!w.contact_ids.IsAlive(i)) continue;
+  w.contact_ids.ForEachAlive([&](int32_t i) {
     const Contact& c = w.contacts[i];
-    if ((c.flags & kContactTouching) == 0 || (c.flags & kContactSensor) != 0) continue;
+    if ((c.flags & kContactTouching) == 0 || (c.flags & kContactSensor) != 0) return;
     const int32_t ia = slot_of_body[c.body_a];
     const int32_t ib = slot_of_body[c.body_b];
     // Only contacts with a dynamic body in the solver push anything.
     const bool a_moves = ia >= 0 && params[ia].inv_mass + params[ia].inv_inertia > 0.0f;
     const bool b_moves = ib >= 0 && params[ib].inv_mass + params[ib].inv_inertia > 0.0f;
-    if (!a_moves && !b_moves) continue;
+    if (!a_moves && !b_moves) return;
     if ((c.flags & kContactEnableHits) != 0) hits->push_back(static_cast<int32_t>(touching->size()));
     touching->push_back(i);
     slots->push_back(ia);
@@ -239,7 +238,7 @@ bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,
       if (ia >= 0) (*pushed)[ia] = 1;
       if (ib >= 0) (*pushed)[ib] = 1;
     }
-  }
+  });
   // Only a body in a pile shares its push (see the overview).
   for (size_t k = 0; k < deep->size(); ++k) {
     if ((*pushed)[k] == 0 && (*deep)[k] <= kPileContacts) (*deep)[k] = 0;

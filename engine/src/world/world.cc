@@ -769,11 +769,9 @@ WorldCounters World::GetCounters() const {
       ++c.awake_bodies;
     }
   }
-  for (int32_t i = 0; i < w.contact_ids.Capacity(); ++i) {
-    if (w.contact_ids.IsAlive(i) && (w.contacts[i].flags & kContactTouching) != 0) {
-      ++c.touching_contacts;
-    }
-  }
+  w.contact_ids.ForEachAlive([&w, &c](int32_t i) {
+    if ((w.contacts[i].flags & kContactTouching) != 0) ++c.touching_contacts;
+  });
   for (int32_t i = 0; i < w.island_ids.Capacity(); ++i) {
     if (!w.island_ids.IsAlive(i)) continue;
     ++c.islands;

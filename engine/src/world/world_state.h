@@ -86,6 +86,8 @@ struct WorldState {
   /// recycled), written by the parallel narrow phase, read in index order
   /// afterwards.
   std::vector<uint8_t> touch_change;
+  /// The live contacts in index order, listed for the narrow phase.
+  std::vector<int32_t> live_contacts;
   /// Contacts whose manifold this step's narrow phase moved instead of
   /// recomputing (contact recycling).
   int32_t recycled_contacts = 0;
