@@ -338,7 +338,8 @@ void ReportHits(WorldState* w, const SolverScratch& s) {
 // coloured again, greedily in order with as many colours as it takes (a
 // pile of n bodies created at one point needs about n), and each of these
 // colours is laid out four to a group: a Gauss-Seidel sweep in another
-// fixed order, four constraints to a kernel call.
+// fixed order, four constraints to a kernel call (eight where the CPU has
+// AVX: two groups of one colour side by side).
 int32_t PackOverflow(SolverScratch* s, int32_t begin, int32_t end, int32_t first_group) {
   const int32_t* order = s->contact_colours.order().data();
   const size_t bodies = s->params.size();
@@ -383,12 +384,17 @@ int32_t PackOverflow(SolverScratch* s, int32_t begin, int32_t end, int32_t first
     ++sizes[c];
   }
   // Each colour's groups, colour after colour: turn sizes into first slots.
+  // Every colour starts a group; the wide passes take the groups of one
+  // colour two at a time (overflow_group_starts).
   int32_t slot = first_group * 4;
+  s->overflow_group_starts.clear();
   for (int32_t& size : sizes) {
     const int32_t first = slot;
+    if (size > 0) s->overflow_group_starts.push_back(first / 4);
     slot += (size + 3) / 4 * 4;
     size = first;
   }
+  s->overflow_group_starts.push_back(slot / 4);
   for (int32_t p = begin; p < end; ++p) {
     const int32_t c = colour[static_cast<size_t>(p - begin)];
     s->contact_slot_of_position[p] = sizes[static_cast<size_t>(c)]++;
@@ -733,10 +739,23 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   prepare.deep = s->deep_contacts.data();
   prepare.max_push = push;
   prepare.static_slot = static_slot;
-  // The colours' groups (not the overflow's, which share bodies) two at a
-  // time where the CPU has AVX: the same results (contact_solver_avx.cc).
+  // Groups of one colour two at a time where the CPU has AVX: the same
+  // results (contact_solver_avx.cc). The overflow's groups share bodies
+  // from one of PackOverflow's colours to the next, so its colours go one
+  // at a time; it is a single block.
   const bool wide_contacts = WideContactsEnabled();
   const int32_t overflow_begin = group_starts[ConstraintColours::kColourCount];
+  const std::vector<int32_t>& overflow_starts = s->overflow_group_starts;
+  auto for_each_range = [&](int32_t begin, int32_t end, auto&& range) {
+    if (begin < overflow_begin) {
+      range(begin, end);
+      return;
+    }
+    ATOLL_ASSERT(begin == overflow_begin && end == overflow_starts.back());
+    for (size_t k = 0; k + 1 < overflow_starts.size(); ++k) {
+      range(overflow_starts[k], overflow_starts[k + 1]);
+    }
+  };
   run.Run(ex, /*serial=*/SmallSolve(run), [&](const StageRunner::Stage& stage, int32_t begin,
                                               int32_t end) {
     switch (stage.tag) {
@@ -792,8 +811,10 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
         break;
       }
       case kWarmStartContacts:
-        if (wide_contacts && begin < overflow_begin) {
-          WarmStartContactRange(groups, begin, end, bodies);
+        if (wide_contacts) {
+          for_each_range(begin, end, [&](int32_t first, int32_t last) {
+            WarmStartContactRange(groups, first, last, bodies);
+          });
           break;
         }
         for (int32_t g = begin; g < end; ++g) {
@@ -818,8 +839,10 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
       case kSolveContacts:
       case kRelaxContacts: {
         const bool use_bias = stage.tag == kSolveContacts;
-        if (wide_contacts && begin < overflow_begin) {
-          SolveContactRange(groups, begin, end, bodies, softness, inv_h, use_bias);
+        if (wide_contacts) {
+          for_each_range(begin, end, [&](int32_t first, int32_t last) {
+            SolveContactRange(groups, first, last, bodies, softness, inv_h, use_bias);
+          });
           break;
         }
         for (int32_t g = begin; g < end; ++g) {

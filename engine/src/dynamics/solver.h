@@ -40,6 +40,9 @@ struct SolverScratch {
   std::vector<uint64_t> overflow_bits;
   std::vector<int32_t> overflow_colour;
   std::vector<int32_t> overflow_sizes;
+  /// The first group of each of those colours that has constraints, then
+  /// the overflow's end: each range's groups share no body they move.
+  std::vector<int32_t> overflow_group_starts;
   /// Per island: a body moved faster than its sleep threshold within the
   /// last time_to_sleep (see UpdateSleep). Filled by the finalize pass.
   std::vector<uint8_t> restless_islands;

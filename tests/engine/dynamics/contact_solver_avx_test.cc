@@ -51,7 +51,8 @@ TEST_F(WideContactsTest, EightLanesGiveTheFourLaneHashChains) {
   // Two-point box stacks; circles and boxes mixed (one- and two-point
   // manifolds, so groups whose points differ: the masked kernels);
   // capsules, circles and boxes hit by a spinning bar; piles created inside
-  // each other (push-out contacts); an impact; kinematic bodies shared by
+  // each other (push-out contacts; an overflow packed in many colours, each
+  // eight lanes wide); an impact; kinematic bodies shared by
   // the contacts of a colour; compounds.
   const Case cases[] = {{"large_pyramid", 40, 60},        {"falling_squares", 400, 150},
                         {"mixed_static_dynamic", 400, 90}, {"spinner", 300, 90},
