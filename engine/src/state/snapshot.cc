@@ -296,12 +296,13 @@ void PutBody(BufferWriter* w, const WorldState& s) {
   w->BeginRecord(Key(kContactPool));
   PutPool(w, s.contact_ids);
   w->EndRecord();
-  for (int32_t i = 0; i < s.contact_ids.Capacity(); ++i) {
-    if (!s.contact_ids.IsAlive(i)) continue;
+  // The live ones only: a pile created inside itself leaves a pool many
+  // times its contacts (id_pool.h).
+  s.contact_ids.ForEachAlive([&s, w](int32_t i) {
     const Contact& c = s.contacts[i];
     w->PutRecord(Key(kContactRecord, i), sizeof(Contact),
                  [&c](RawWriter raw) { return PutContact(raw, c); });
-  }
+  });
   w->BeginRecord(Key(kJointPool));
   PutPool(w, s.joint_ids);
   w->EndRecord();
