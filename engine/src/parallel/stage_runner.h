@@ -17,6 +17,15 @@
 // colour, touches much the same bodies) and the bodies' cache lines stay on
 // one core instead of moving with every colour (Box2D v3 does the same).
 //
+// The shared state is laid out so that a participant working through its
+// own part writes only its own cache lines: the claim flags of the blocks
+// participant p starts with are on lines of their own, and a participant
+// adds the blocks it finished to the stage's count once, when no block of
+// the stage is left to claim, not once per block. (Several hundred stages a
+// step, a few blocks each: with the flags of a stage on one line and a
+// count per block, every claim and every finished block moved a line
+// between the cores.)
+//
 // No participant ever waits for a particular other one: a participant that
 // starts late joins at the open stage, and one that never starts leaves its
 // share to the others. So the runner cannot deadlock on an executor that runs
@@ -78,16 +87,26 @@ class StageRunner {
     std::atomic<int32_t> blocks{0};
   };
 
+  // Sixteen claim flags, a cache line.
+  static constexpr int32_t kFlagsPerLine = 16;
+  struct alignas(64) ClaimLine {
+    std::atomic<int32_t> flags[kFlagsPerLine];
+  };
+
   void Participate(int32_t participant, int32_t participants, WorkFn work);
 
   std::vector<Stage> stages_;
-  // Per stage: its first block's claim flag in claims_.
+  // Per stage: the index in claims_ of its first flag, and the flags each
+  // participant's part takes (a multiple of kFlagsPerLine); block b of the
+  // part that starts at block s of participant p has flag
+  // first_claim_ + p * claim_stride_ + (b - s).
   std::vector<int32_t> first_claim_;
+  std::vector<int32_t> claim_stride_;
   std::unique_ptr<Done[]> done_;
   size_t done_size_ = 0;
-  // One flag per block of every stage: 0 free, 1 claimed.
-  std::unique_ptr<std::atomic<int32_t>[]> claims_;
-  size_t claims_size_ = 0;
+  // The claim flags of every stage: 0 free, 1 claimed.
+  std::unique_ptr<ClaimLine[]> claims_;
+  size_t claim_lines_ = 0;
   // Index of the open stage; stages_.size() once all are done.
   std::atomic<int32_t> open_{0};
 };

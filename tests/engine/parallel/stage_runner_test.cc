@@ -83,6 +83,26 @@ TEST(StageRunnerTest, EveryItemRunsOnceAfterThePreviousStageCompleted) {
   }
 }
 
+// Stages laid out for more threads than the executor has: a participant's
+// part of a stage then spans several lines of claim flags.
+TEST(StageRunnerTest, EveryItemRunsOnceWhenAPartHasManyBlocks) {
+  for (Executor* executor : AllExecutors().all) {
+    StageRunner run;
+    run.Add(0, 0, 5000, /*grain=*/1, /*concurrency=*/64);  // 264 blocks of 19
+    run.Add(1, 5000, 37, /*grain=*/1, /*concurrency=*/64);
+    ASSERT_GT(run.stages()[0].block_count(), 16 * executor->concurrency());
+    std::vector<std::atomic<int32_t>> hits(5037);
+    run.Run(executor, /*serial=*/false,
+            [&](const StageRunner::Stage&, int32_t begin, int32_t end) {
+              for (int32_t i = begin; i < end; ++i) hits[static_cast<size_t>(i)].fetch_add(1);
+            });
+    for (size_t i = 0; i < hits.size(); ++i) {
+      ASSERT_EQ(hits[i].load(), 1) << "item " << i << " at concurrency "
+                                   << executor->concurrency();
+    }
+  }
+}
+
 TEST(StageRunnerTest, SerialRunIsOneCallPerStageInOrder) {
   auto pool = testing::MakeStdThreadExecutor(4);
   StageRunner run;
