@@ -70,10 +70,18 @@ class IdPool {
   /// slot it is given (not others) and must not allocate.
   template <typename F>
   void ForEachAlive(F&& f) const {
-    for (size_t word = 0; word < alive_bits_.size(); ++word) {
-      uint64_t bits = alive_bits_[word];
+    ForEachAliveInWords(0, AliveWordCount(), f);
+  }
+
+  /// The live slots as words of 64: ForEachAliveInWords(first, end, f) is
+  /// ForEachAlive over slots [64 first, 64 end) (blocks of a parallel walk).
+  int32_t AliveWordCount() const { return static_cast<int32_t>(alive_bits_.size()); }
+  template <typename F>
+  void ForEachAliveInWords(int32_t first, int32_t end, F&& f) const {
+    for (int32_t word = first; word < end; ++word) {
+      uint64_t bits = alive_bits_[static_cast<size_t>(word)];
       while (bits != 0) {
-        const int32_t index = static_cast<int32_t>(word * 64) + __builtin_ctzll(bits);
+        const int32_t index = word * 64 + __builtin_ctzll(bits);
         bits &= bits - 1;
         f(index);
       }

@@ -201,18 +201,39 @@ void PrepareContact(const WorldState& w, const ContactPrepareInput& in, int32_t 
   }
 }
 
-bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,
-                           const std::vector<SolverBodyParams>& params,
-                           std::vector<int32_t>* touching, std::vector<int32_t>* slots,
-                           std::vector<int32_t>* deep, std::vector<uint8_t>* pushed,
-                           std::vector<int32_t>* hits) {
-  bool push = false;
-  touching->clear();
-  slots->clear();
-  hits->clear();
-  deep->assign(params.size(), 0);
-  pushed->assign(params.size(), 0);
-  w.contact_ids.ForEachAlive([&](int32_t i) {
+namespace {
+
+// Slots of the contact pool a block of CollectSolverContacts walks, in
+// words of 64.
+constexpr int32_t kCollectWords = 32;
+
+// One block of CollectSolverContacts: the live contacts in words [first,
+// end) of the pool. Per-body counts and flags are shared with the other
+// blocks, so when blocks run at once (`kShared`) they are updated
+// atomically; a sum and a flag come out the same in any order.
+template <bool kShared>
+void CollectBlock(const WorldState& w, const int32_t* slot_of_body,
+                  const std::vector<SolverBodyParams>& params, int32_t first, int32_t end,
+                  int32_t* deep, uint8_t* pushed, CollectedContacts* out) {
+  out->touching.clear();
+  out->slots.clear();
+  out->hits.clear();
+  out->push = false;
+  auto count = [deep](int32_t slot) {
+    if constexpr (kShared) {
+      std::atomic_ref<int32_t>(deep[slot]).fetch_add(1, std::memory_order_relaxed);
+    } else {
+      ++deep[slot];
+    }
+  };
+  auto mark = [pushed](int32_t slot) {
+    if constexpr (kShared) {
+      std::atomic_ref<uint8_t>(pushed[slot]).store(1, std::memory_order_relaxed);
+    } else {
+      pushed[slot] = 1;
+    }
+  };
+  w.contact_ids.ForEachAliveInWords(first, end, [&](int32_t i) {
     const Contact& c = w.contacts[i];
     if ((c.flags & kContactTouching) == 0 || (c.flags & kContactSensor) != 0) return;
     const int32_t ia = slot_of_body[c.body_a];
@@ -221,22 +242,81 @@ bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,
     const bool a_moves = ia >= 0 && params[ia].inv_mass + params[ia].inv_inertia > 0.0f;
     const bool b_moves = ib >= 0 && params[ib].inv_mass + params[ib].inv_inertia > 0.0f;
     if (!a_moves && !b_moves) return;
-    if ((c.flags & kContactEnableHits) != 0) hits->push_back(static_cast<int32_t>(touching->size()));
-    touching->push_back(i);
-    slots->push_back(ia);
-    slots->push_back(ib);
+    if ((c.flags & kContactEnableHits) != 0) {
+      out->hits.push_back(static_cast<int32_t>(out->touching.size()));
+    }
+    out->touching.push_back(i);
+    out->slots.push_back(ia);
+    out->slots.push_back(ib);
     float deepest = 0.0f;
     for (int32_t j = 0; j < c.manifold.point_count; ++j) {
       deepest = Min(deepest, c.manifold.points[j].separation);
     }
     if (deepest < -kLinearSlop) {
-      if (ia >= 0) ++(*deep)[ia];
-      if (ib >= 0) ++(*deep)[ib];
+      if (ia >= 0) count(ia);
+      if (ib >= 0) count(ib);
     }
     if ((c.flags & kContactPushOut) != 0) {
-      push = true;
-      if (ia >= 0) (*pushed)[ia] = 1;
-      if (ib >= 0) (*pushed)[ib] = 1;
+      out->push = true;
+      if (ia >= 0) mark(ia);
+      if (ib >= 0) mark(ib);
+    }
+  });
+}
+
+}  // namespace
+
+bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,
+                           const std::vector<SolverBodyParams>& params,
+                           std::vector<int32_t>* touching, std::vector<int32_t>* slots,
+                           std::vector<int32_t>* deep, std::vector<uint8_t>* pushed,
+                           std::vector<int32_t>* hits, std::vector<CollectedContacts>* blocks) {
+  deep->assign(params.size(), 0);
+  pushed->assign(params.size(), 0);
+  // Blocks of the pool's words in parallel, each listing its contacts in
+  // index order; then every block's list is put in place after those
+  // before it, so the lists come out in index order at any thread count.
+  const int32_t words = w.contact_ids.AliveWordCount();
+  const int32_t block_count = std::max(1, (words + kCollectWords - 1) / kCollectWords);
+  if (blocks->size() < static_cast<size_t>(block_count)) {
+    blocks->resize(static_cast<size_t>(block_count));
+  }
+  const bool shared = w.executor->concurrency() > 1 && block_count > 1;
+  w.executor->ParallelFor(block_count, 1, [&](int32_t begin, int32_t end) {
+    for (int32_t b = begin; b < end; ++b) {
+      const int32_t first = b * kCollectWords;
+      const int32_t last = std::min(words, first + kCollectWords);
+      CollectedContacts* out = &(*blocks)[static_cast<size_t>(b)];
+      if (shared) {
+        CollectBlock<true>(w, slot_of_body, params, first, last, deep->data(), pushed->data(),
+                           out);
+      } else {
+        CollectBlock<false>(w, slot_of_body, params, first, last, deep->data(), pushed->data(),
+                            out);
+      }
+    }
+  });
+  bool push = false;
+  int32_t contacts = 0, hit_count = 0;
+  for (int32_t b = 0; b < block_count; ++b) {
+    CollectedContacts& block = (*blocks)[static_cast<size_t>(b)];
+    block.first = contacts;
+    block.first_hit = hit_count;
+    contacts += static_cast<int32_t>(block.touching.size());
+    hit_count += static_cast<int32_t>(block.hits.size());
+    push = push || block.push;
+  }
+  touching->resize(static_cast<size_t>(contacts));
+  slots->resize(2 * static_cast<size_t>(contacts));
+  hits->resize(static_cast<size_t>(hit_count));
+  w.executor->ParallelFor(block_count, 1, [&](int32_t begin, int32_t end) {
+    for (int32_t b = begin; b < end; ++b) {
+      const CollectedContacts& block = (*blocks)[static_cast<size_t>(b)];
+      std::copy(block.touching.begin(), block.touching.end(), touching->begin() + block.first);
+      std::copy(block.slots.begin(), block.slots.end(), slots->begin() + 2 * block.first);
+      for (size_t k = 0; k < block.hits.size(); ++k) {
+        (*hits)[static_cast<size_t>(block.first_hit) + k] = block.first + block.hits[k];
+      }
     }
   });
   // Only a body in a pile shares its push (see the overview).

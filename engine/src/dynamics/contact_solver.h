@@ -154,6 +154,18 @@ inline __attribute__((always_inline)) void AnyPoints(const ContactGroup& g, bool
   }
 }
 
+/// One block's part of CollectSolverContacts (scratch, kept between steps
+/// for its memory): its touching contacts, their slots and the positions of
+/// its hit contacts, all within the block; then where they go.
+struct CollectedContacts {
+  std::vector<int32_t> touching;
+  std::vector<int32_t> slots;
+  std::vector<int32_t> hits;
+  bool push = false;
+  int32_t first = 0;
+  int32_t first_hit = 0;
+};
+
 /// Lists, in contact index order, the touching non-sensor contacts with a
 /// dynamic body in the solver (`slot_of_body` and `params` map bodies to
 /// solver slots, -1 outside the solver) and their bodies' slots, two per
@@ -163,12 +175,14 @@ inline __attribute__((always_inline)) void AnyPoints(const ContactGroup& g, bool
 /// in more than kPileContacts), its contacts that overlap by more than
 /// kLinearSlop, else 0. `hits`: the positions in `touching` of the
 /// contacts with kContactEnableHits, in order. Returns whether any contact
-/// has kContactPushOut (the step needs PushContacts).
+/// has kContactPushOut (the step needs PushContacts). Runs on the world's
+/// executor, in blocks of the contact pool (`blocks`: their scratch); the
+/// results do not depend on the thread count.
 bool CollectSolverContacts(const WorldState& world, const int32_t* slot_of_body,
                            const std::vector<SolverBodyParams>& params,
                            std::vector<int32_t>* touching, std::vector<int32_t>* slots,
                            std::vector<int32_t>* deep, std::vector<uint8_t>* pushed,
-                           std::vector<int32_t>* hits);
+                           std::vector<int32_t>* hits, std::vector<CollectedContacts>* blocks);
 
 /// What PrepareContact reads besides the contact: per solver slot the
 /// bodies' parameters, velocities and centers at step start (a pile's

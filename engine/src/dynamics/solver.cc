@@ -628,7 +628,7 @@ void Solve(WorldState* w, float time_step, SolverScratch* s) {
   const bool push_out =
       CollectSolverContacts(*w, s->slot_of_body.data(), s->params, &s->touching_contacts,
                             &s->touching_slots, &s->deep_contacts, &s->push_bodies,
-                            &s->hit_contacts);
+                            &s->hit_contacts, &s->collected);
 
   // Contacts stiffer than a quarter of the substep rate would ring.
   const float hertz = Min(w->def.contact_hertz, 0.25f * inv_h);

@@ -70,6 +70,8 @@ struct SolverScratch {
   std::vector<int32_t> touching_slots;
   /// Positions in touching_contacts of the contacts that report hits.
   std::vector<int32_t> hit_contacts;
+  /// CollectSolverContacts' blocks.
+  std::vector<CollectedContacts> collected;
   /// Per solver slot: how many of touching_contacts share its velocity
   /// push (CollectSolverContacts, contact_solver.h).
   std::vector<int32_t> deep_contacts;
