@@ -21,6 +21,8 @@ float MixRestitution(float a, float b) { return Max(a, b); }
 
 // UpdateContacts' mark for a pair refused last step under the same rules.
 constexpr int32_t kStillRefused = -2;
+// Pairs a block of UpdateContacts' matching passes takes.
+constexpr int32_t kPairGrain = 1024;
 static_assert(kStillRefused != kNullIndex, "a refused pair is not a missing contact");
 
 // Can these two shapes' bodies form a contact at all? The broad phase already
@@ -349,33 +351,43 @@ void UpdateContacts(WorldState* w) {
   // Both pair lists are sorted by key, so last step's contacts are found by
   // a merge; only pairs it does not know (new pairs, pairs of bodies that
   // just woke, everything after a restore) search their body's contacts.
+  //
+  // The matching only reads the world, each pair writing its own entry, so
+  // it runs in blocks of pairs on the executor: a block starts its merge
+  // where its first key would be (the serial merge's place there).
   const int32_t pair_count = static_cast<int32_t>(w->pairs.size());
   w->pair_contacts.resize(w->pairs.size());
-  const size_t last_count = w->last_pair_keys.size();
-  size_t j = 0;
-  for (int32_t k = 0; k < pair_count; ++k) {
-    const ProxyPair& pair = w->pairs[k];
-    const uint64_t key = PairKey(pair.a, pair.b);
-    while (j < last_count && w->last_pair_keys[j] < key) ++j;
-    int32_t found = kNullIndex;
-    bool known = false;
-    if (j < last_count && w->last_pair_keys[j] == key) {
-      const int32_t c = w->last_pair_contacts[j];
-      if (c == kNullIndex) {
-        // No contact last step, and only this function creates them: the
-        // pair was refused. The creation pass below asks again unless no
-        // rule changed since.
-        known = true;
-        if (w->last_pair_generations[j] == w->contact_rule_epoch) found = kStillRefused;
-      } else if (w->contact_ids.IsAlive(c) &&
-                 w->contact_ids.Generation(c) == w->last_pair_generations[j]) {
-        found = c;
-        known = true;
+  w->executor->ParallelFor(pair_count, kPairGrain, [w](int32_t begin, int32_t end) {
+    const std::vector<uint64_t>& last_keys = w->last_pair_keys;
+    const size_t last_count = last_keys.size();
+    size_t j = static_cast<size_t>(
+        std::lower_bound(last_keys.begin(), last_keys.end(),
+                         PairKey(w->pairs[begin].a, w->pairs[begin].b)) -
+        last_keys.begin());
+    for (int32_t k = begin; k < end; ++k) {
+      const ProxyPair& pair = w->pairs[k];
+      const uint64_t key = PairKey(pair.a, pair.b);
+      while (j < last_count && last_keys[j] < key) ++j;
+      int32_t found = kNullIndex;
+      bool known = false;
+      if (j < last_count && last_keys[j] == key) {
+        const int32_t c = w->last_pair_contacts[j];
+        if (c == kNullIndex) {
+          // No contact last step, and only this function creates them: the
+          // pair was refused. The creation pass below asks again unless no
+          // rule changed since.
+          known = true;
+          if (w->last_pair_generations[j] == w->contact_rule_epoch) found = kStillRefused;
+        } else if (w->contact_ids.IsAlive(c) &&
+                   w->contact_ids.Generation(c) == w->last_pair_generations[j]) {
+          found = c;
+          known = true;
+        }
       }
+      if (!known && !MovingAtLastMatch(*w, pair)) found = FindContact(*w, pair.a, pair.b);
+      w->pair_contacts[k] = found;
     }
-    if (!known && !MovingAtLastMatch(*w, pair)) found = FindContact(*w, pair.a, pair.b);
-    w->pair_contacts[k] = found;
-  }
+  });
   for (int32_t k = 0; k < pair_count; ++k) {
     const ProxyPair& pair = w->pairs[k];
     int32_t& c = w->pair_contacts[k];
@@ -389,14 +401,17 @@ void UpdateContacts(WorldState* w) {
   w->last_pair_keys.resize(w->pairs.size());
   w->last_pair_contacts.resize(w->pairs.size());
   w->last_pair_generations.resize(w->pairs.size());
-  for (int32_t k = 0; k < pair_count; ++k) {
-    const int32_t c = w->pair_contacts[k];
-    w->last_pair_keys[k] = PairKey(w->pairs[k].a, w->pairs[k].b);
-    w->last_pair_contacts[k] = c;
-    w->last_pair_generations[k] =
-        c != kNullIndex ? w->contact_ids.Generation(c) : w->contact_rule_epoch;
-    if (c != kNullIndex) w->contact_matched[c] = 1;
-  }
+  // Each pair its own entries and its own contact's flag.
+  w->executor->ParallelFor(pair_count, kPairGrain, [w](int32_t begin, int32_t end) {
+    for (int32_t k = begin; k < end; ++k) {
+      const int32_t c = w->pair_contacts[k];
+      w->last_pair_keys[k] = PairKey(w->pairs[k].a, w->pairs[k].b);
+      w->last_pair_contacts[k] = c;
+      w->last_pair_generations[k] =
+          c != kNullIndex ? w->contact_ids.Generation(c) : w->contact_rule_epoch;
+      if (c != kNullIndex) w->contact_matched[c] = 1;
+    }
+  });
 
   // Batch removal of contacts whose pair vanished. Records go first; the
   // per-body arrays are compacted afterwards, one pass per affected body,
