@@ -70,7 +70,7 @@ namespace atl {
 class BatchBvh final : public BroadPhase {
  public:
   /// An empty broad phase.
-  BatchBvh() : BroadPhase(BroadPhaseType::kBatchBvh) {}
+  BatchBvh() : BroadPhase(BroadPhaseType::kBatchBvh) { boxes_move_in_place_ = true; }
 
   /// True when the last index build kept static proxies in their own tree.
   bool uses_static_tree() const { return split_static_; }
@@ -147,6 +147,7 @@ class BatchBvh final : public BroadPhase {
   void OnCreate(int32_t id) override;
   void OnDestroy(int32_t id) override;
   void OnMove(int32_t id) override;
+  void OnMovedBoxes() override { index_valid_ = false; }
   void OnRefit(int32_t id) override;
   void ComputePairs(std::vector<ProxyPair>* pairs) override;
   void CollectAabb(const AABB& aabb, std::vector<int32_t>* ids) override;

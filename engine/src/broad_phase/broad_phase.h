@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "absl/functional/function_ref.h"
+#include "atoll/assert.h"
 #include "atoll/broad_phase_type.h"
 #include "atoll/cast.h"
 #include "atoll/executor.h"
@@ -112,6 +113,23 @@ class BroadPhase {
   /// Sets a live proxy's box for the next UpdatePairs (tight bounds plus the
   /// constant margin; see the file comment).
   void MoveProxy(int32_t id, const AABB& aabb);
+
+  /// Moving many proxies at once (a step's awake bodies), where the
+  /// strategy allows it: while BoxesMoveInPlace(), MoveProxy of a live
+  /// proxy that is not static only stores its box and invalidates the
+  /// strategy's index as a whole. Then SetMovedBox(id, box) for each such
+  /// proxy (from any thread, distinct ids) followed by one FinishMovedBoxes()
+  /// is the same as MoveProxy for each.
+  bool BoxesMoveInPlace() const { return boxes_move_in_place_; }
+  bool IsStatic(int32_t id) const { return (proxies_[id].flags & kStaticFlag) != 0; }
+  void SetMovedBox(int32_t id, const AABB& aabb) {
+    ATOLL_ASSERT(IsLive(id) && !IsStatic(id) && IsValid(aabb));
+    proxies_[id].aabb = aabb;
+  }
+  void FinishMovedBoxes() {
+    changed_ = true;
+    OnMovedBoxes();
+  }
 
   /// Sets a live proxy's box like MoveProxy, but cheaply keeps the existing
   /// query index usable instead of invalidating it (local refit, for
@@ -199,6 +217,9 @@ class BroadPhase {
 
   explicit BroadPhase(BroadPhaseType type);
 
+  // Set by a strategy whose OnMove of a non-static proxy is OnMovedBoxes.
+  bool boxes_move_in_place_ = false;
+
   Executor* executor() const { return executor_; }
 
   /// The pair rule shared by all strategies, on the packed per-proxy fields.
@@ -223,6 +244,9 @@ class BroadPhase {
   virtual void OnDestroy(int32_t id) = 0;
   virtual void OnMove(int32_t id) = 0;
   virtual void OnRefit(int32_t id) = 0;
+  /// What OnMove does for every non-static proxy, for a strategy that sets
+  /// boxes_move_in_place_ (see BoxesMoveInPlace).
+  virtual void OnMovedBoxes() {}
 
   /// Writes this step's pairs, in canonical order, to *pairs (cleared).
   virtual void ComputePairs(std::vector<ProxyPair>* pairs) = 0;

@@ -18,7 +18,7 @@ namespace atl {
 class BruteForce final : public BroadPhase {
  public:
   /// An empty broad phase.
-  BruteForce() : BroadPhase(BroadPhaseType::kBruteForce) {}
+  BruteForce() : BroadPhase(BroadPhaseType::kBruteForce) { boxes_move_in_place_ = true; }
 
  private:
   void OnCreate(int32_t) override {}

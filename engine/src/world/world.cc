@@ -1,6 +1,7 @@
 #include "atoll/world.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
@@ -237,22 +238,42 @@ void UpdateBodyProxies(WorldState* w, int32_t body) {
 }
 
 // New boxes for the shapes of every body the solver moved: computed in
-// parallel (each shape its own slot), handed to the broad phase in order.
+// parallel (each shape its own slot) and handed to the broad phase there
+// too where its strategy only stores them (BoxesMoveInPlace); otherwise,
+// and for a static proxy, in order afterwards.
 void UpdateAwakeBounds(WorldState* w) {
   const std::vector<int32_t>& moved = w->scratch->solver.awake_bodies;
-  w->executor->ParallelFor(static_cast<int32_t>(moved.size()), 128,
-                           [w, &moved](int32_t begin, int32_t end) {
-                             for (int32_t k = begin; k < end; ++k) {
-                               const Body& b = w->bodies[moved[k]];
-                               for (int32_t s : b.shapes) {
-                                 Shape& shape = w->shapes[s];
-                                 if (shape.has_proxy) shape.aabb = ShapeAabb(shape, b.transform);
-                               }
-                             }
-                           });
+  BroadPhase* bp = w->broad_phase.get();
+  const bool in_place = bp->BoxesMoveInPlace();
+  std::atomic<bool> set_any{false}, left_over{false};
+  w->executor->ParallelFor(
+      static_cast<int32_t>(moved.size()), 128,
+      [w, bp, in_place, &moved, &set_any, &left_over](int32_t begin, int32_t end) {
+        bool set = false, left = false;
+        for (int32_t k = begin; k < end; ++k) {
+          const Body& b = w->bodies[moved[k]];
+          for (int32_t s : b.shapes) {
+            Shape& shape = w->shapes[s];
+            if (!shape.has_proxy) continue;
+            shape.aabb = ShapeAabb(shape, b.transform);
+            if (in_place && !bp->IsStatic(s)) {
+              bp->SetMovedBox(s, shape.aabb);
+              set = true;
+            } else {
+              left = true;
+            }
+          }
+        }
+        if (set) set_any.store(true, std::memory_order_relaxed);
+        if (left) left_over.store(true, std::memory_order_relaxed);
+      });
+  if (set_any.load(std::memory_order_relaxed)) bp->FinishMovedBoxes();
+  if (!left_over.load(std::memory_order_relaxed)) return;
   for (int32_t b : moved) {
     for (int32_t s : w->bodies[b].shapes) {
-      if (w->shapes[s].has_proxy) w->broad_phase->MoveProxy(s, w->shapes[s].aabb);
+      if (w->shapes[s].has_proxy && !(in_place && !bp->IsStatic(s))) {
+        bp->MoveProxy(s, w->shapes[s].aabb);
+      }
     }
   }
 }
