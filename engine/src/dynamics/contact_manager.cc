@@ -21,9 +21,9 @@ float MixRestitution(float a, float b) { return Max(a, b); }
 
 // UpdateContacts' mark for a pair refused last step under the same rules.
 constexpr int32_t kStillRefused = -2;
+static_assert(kStillRefused != kNullIndex, "a refused pair is not a missing contact");
 // Pairs a block of UpdateContacts' matching passes takes.
 constexpr int32_t kPairGrain = 1024;
-static_assert(kStillRefused != kNullIndex, "a refused pair is not a missing contact");
 
 // Can these two shapes' bodies form a contact at all? The broad phase already
 // excludes same-body and static-static pairs and applies filters; a contact
