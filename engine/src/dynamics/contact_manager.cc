@@ -145,6 +145,15 @@ bool Round(const ShapeGeometry& g) {
   return g.type == ShapeType::kCircle || g.type == ShapeType::kCapsule;
 }
 
+// Asks for every cache line of *p (an element of an array need not start
+// on a line).
+template <typename T>
+void PrefetchLines(const T* p) {
+  const char* const bytes = reinterpret_cast<const char*>(p);
+  for (size_t at = 0; at < sizeof(T); at += 64) __builtin_prefetch(bytes + at);
+  __builtin_prefetch(bytes + sizeof(T) - 1);
+}
+
 // Moves the manifold with its bodies if they are still close to its base
 // poses; returns false if it must be recomputed.
 bool RecycleManifold(const WorldState& w, Contact* c) {
@@ -453,6 +462,17 @@ void UpdateContacts(WorldState* w) {
   const int32_t live = static_cast<int32_t>(w->live_contacts.size());
   w->executor->ParallelFor(live, 64, [w](int32_t begin, int32_t end) {
     for (int32_t k = begin; k < end; ++k) {
+      // A server's tick thread steps world after world, and each finds its
+      // contacts and bodies out of the cache: their lines are asked for a
+      // few contacts ahead (the contact's first, as it names the bodies).
+      // Shapes are not: most contacts here are recycled and never read
+      // them, and asking cost the pyramids' hot caches more than it gave.
+      if (k + 8 < end) PrefetchLines(&w->contacts[w->live_contacts[k + 8]]);
+      if (k + 4 < end) {
+        const Contact& ahead = w->contacts[w->live_contacts[k + 4]];
+        __builtin_prefetch(&w->bodies[ahead.body_a]);
+        __builtin_prefetch(&w->bodies[ahead.body_b]);
+      }
       const int32_t i = w->live_contacts[k];
       w->touch_change[i] = 0;
       Contact& c = w->contacts[i];
