@@ -470,8 +470,11 @@ void UpdateContacts(WorldState* w) {
       if (k + 8 < end) PrefetchLines(&w->contacts[w->live_contacts[k + 8]]);
       if (k + 4 < end) {
         const Contact& ahead = w->contacts[w->live_contacts[k + 4]];
-        __builtin_prefetch(&w->bodies[ahead.body_a]);
-        __builtin_prefetch(&w->bodies[ahead.body_b]);
+        for (const int32_t body : {ahead.body_a, ahead.body_b}) {
+          // RecycleManifold reads the type and transform, then max_extent.
+          __builtin_prefetch(&w->bodies[body]);
+          __builtin_prefetch(&w->bodies[body].max_extent);
+        }
       }
       const int32_t i = w->live_contacts[k];
       w->touch_change[i] = 0;

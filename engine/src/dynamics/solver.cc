@@ -39,7 +39,15 @@ void GatherBodies(WorldState* w, float h, SolverScratch* s) {
   s->bodies.clear();
   s->params.clear();
   s->centers.clear();
-  for (const int32_t i : w->moving_bodies) {
+  const size_t moving = w->moving_bodies.size();
+  for (size_t k = 0; k < moving; ++k) {
+    // Every line of a body a few ahead: on a server's tick thread the
+    // world's bodies are out of the cache (contact_manager.cc).
+    if (k + 4 < moving) {
+      const char* const ahead = reinterpret_cast<const char*>(&w->bodies[w->moving_bodies[k + 4]]);
+      for (size_t at = 0; at < sizeof(Body); at += 64) __builtin_prefetch(ahead + at);
+    }
+    const int32_t i = w->moving_bodies[k];
     Body& b = w->bodies[i];
     b.solver_index = kNullIndex;
     if (!b.awake || !b.enabled) continue;
