@@ -261,9 +261,10 @@ const std::vector<CommandSpec>& AllCommands() {
       {.name = "probe",
        .summary = "time the control calls (ListWorlds, GetWorld, CreateWorld of a "
                   "small world and its DestroyWorld) every --interval; print each "
-                  "call's count, failures, p50, p99 and max in ms as CSV",
+                  "call's count, failures, p50, p99 and max in ms as CSV, and each call "
+                  "slower than --slow on stderr",
        .usage = "atoll probe --server=HOST:PORT [flags]",
-       .flags = {"server", "timeout", "tls_ca", "world", "interval", "seconds"},
+       .flags = {"server", "timeout", "tls_ca", "world", "interval", "seconds", "slow"},
        .required_flags = {"server"},
        .example = "atoll probe --server=127.0.0.1:50051 --seconds=20"},
   };

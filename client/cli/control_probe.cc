@@ -14,9 +14,10 @@
 namespace atl::cli {
 namespace {
 
-// Runs `call` with a fresh context at the probe's deadline and records it.
+// Runs `call` with a fresh context at the probe's deadline and records it
+// (its start as seconds since `first`).
 template <typename Call>
-void Timed(Call call, CallTimes* out, absl::Mutex* mu) {
+void Timed(Call call, absl::Time first, CallTimes* out, absl::Mutex* mu) {
   grpc::ClientContext context;
   context.set_deadline(std::chrono::system_clock::now() +
                        absl::ToChronoMilliseconds(ControlProbe::kDeadline));
@@ -26,6 +27,7 @@ void Timed(Call call, CallTimes* out, absl::Mutex* mu) {
   absl::MutexLock lock(mu);
   if (s.ok()) {
     out->ms.push_back(ms);
+    out->start_s.push_back(absl::ToDoubleSeconds(start - first));
   } else {
     ++out->failures;
     out->last_error = absl::StrCat(s.error_code(), " ", s.error_message());
@@ -71,6 +73,7 @@ CallTimes ControlProbe::create_world() const {
 
 void ControlProbe::Run() {
   begin_.WaitForNotification();
+  const absl::Time first = absl::Now();
   if (end_.HasBeenNotified() || address_.empty()) return;
   // Its own connection, as a backend's control client would have.
   client::ChannelOptions own = options_;
@@ -85,7 +88,7 @@ void ControlProbe::Run() {
           v1::ListWorldsResponse r;
           return stub->ListWorlds(c, v1::ListWorldsRequest(), &r);
         },
-        &list_, &mu_);
+        first, &list_, &mu_);
     Timed(
         [&](grpc::ClientContext* c) {
           v1::GetWorldRequest q;
@@ -93,7 +96,7 @@ void ControlProbe::Run() {
           v1::WorldInfo r;
           return stub->GetWorld(c, q, &r);
         },
-        &get_, &mu_);
+        first, &get_, &mu_);
     // A small world created and destroyed again: the CreateWorld a match
     // start makes (its DestroyWorld is not timed).
     const std::string id = absl::StrCat(prefix, n);
@@ -106,7 +109,7 @@ void ControlProbe::Run() {
           v1::CreateWorldResponse r;
           return stub->CreateWorld(c, q, &r);
         },
-        &create_, &mu_);
+        first, &create_, &mu_);
     grpc::ClientContext context;
     context.set_deadline(std::chrono::system_clock::now() +
                          std::chrono::seconds(10));

@@ -24,6 +24,8 @@ namespace atl::cli {
 // (a deadline exceeded or any other error).
 struct CallTimes {
   std::vector<double> ms;
+  // When each of those calls started: seconds since Begin.
+  std::vector<double> start_s;
   int failures = 0;
   std::string last_error;
 };

@@ -5,9 +5,13 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/flags/declare.h"
 #include "absl/flags/flag.h"
@@ -23,6 +27,9 @@ ABSL_FLAG(std::string, world, "",
           "probe: the world GetWorld asks for (empty: the first ListWorlds returns)");
 ABSL_FLAG(absl::Duration, interval, absl::Milliseconds(100),
           "probe: time between rounds of the three calls");
+ABSL_FLAG(absl::Duration, slow, absl::Milliseconds(50),
+          "probe: list on stderr, at the end, every call that took at least this long, with "
+          "when it started");
 
 namespace atl::cli {
 namespace {
@@ -36,6 +43,34 @@ void WaitForStdinToClose() {
   }
 }
 
+// Lists on stderr, by start time, the calls of `calls` that took at least
+// `slow_ms`: when under load the control plane stalls shows in which
+// seconds of a run it did (docs/benchmarks.md, session 22). At most
+// kMaxListed lines, then how many more.
+void PrintSlowCalls(std::span<const std::pair<const char*, CallTimes>> calls, double slow_ms) {
+  constexpr size_t kMaxListed = 20;
+  struct Slow {
+    double start_s;
+    double ms;
+    const char* name;
+  };
+  std::vector<Slow> slow;
+  for (const auto& [name, times] : calls) {
+    for (size_t i = 0; i < times.ms.size(); ++i) {
+      if (times.ms[i] >= slow_ms) slow.push_back({times.start_s[i], times.ms[i], name});
+    }
+  }
+  std::sort(slow.begin(), slow.end(),
+            [](const Slow& a, const Slow& b) { return a.start_s < b.start_s; });
+  for (size_t i = 0; i < slow.size() && i < kMaxListed; ++i) {
+    std::fprintf(stderr, "atoll: slow call: %s took %.2f ms, %.3f s after the probe began\n",
+                 slow[i].name, slow[i].ms, slow[i].start_s);
+  }
+  if (slow.size() > kMaxListed) {
+    std::fprintf(stderr, "atoll: %zu more slow calls, not listed\n", slow.size() - kMaxListed);
+  }
+}
+
 }  // namespace
 
 int RunProbeCommand(const std::vector<std::string>& args) {
@@ -44,6 +79,8 @@ int RunProbeCommand(const std::vector<std::string>& args) {
   const absl::Duration interval = absl::GetFlag(FLAGS_interval);
   if (seconds < 0) return Usage("--seconds: 0 (until stdin closes) or more");
   if (interval <= absl::ZeroDuration()) return Usage("--interval: a positive duration");
+  const absl::Duration slow = absl::GetFlag(FLAGS_slow);
+  if (slow < absl::ZeroDuration()) return Usage("--slow: a duration of 0 or more");
   absl::StatusOr<std::string> address = ServerAddress();
   if (!address.ok()) return Fail(address.status());
   client::ChannelOptions options;
@@ -90,6 +127,7 @@ int RunProbeCommand(const std::vector<std::string>& args) {
     failures += times.failures;
   }
   std::fflush(stdout);
+  PrintSlowCalls(calls, absl::ToDoubleMilliseconds(slow));
   return failures > 0 ? 1 : 0;
 }
 

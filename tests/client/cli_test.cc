@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 
@@ -189,6 +191,43 @@ TEST(CliTest, ProbeTimesTheControlCallsAndLeavesNoWorldBehind) {
     EXPECT_LE(p50, p99) << output;
     EXPECT_LE(p99, max) << output;
   }
+  // --slow=0s lists every call on stderr, in the order they started, each
+  // with its latency and start.
+  ASSERT_EQ(RunCommand({BinaryPath("atoll"), "probe", flag, "--seconds=1", "--slow=0s"}, &output),
+            0)
+      << output;
+  int calls = 0;
+  for (const auto& [name, row] : ProbeRows(output)) calls += std::stoi(row[1]);
+  const std::string kSlow = "atoll: slow call: ";
+  int listed = 0;
+  double last_start = -1.0;
+  for (absl::string_view line : absl::StrSplit(output, '\n')) {
+    if (!absl::StartsWith(line, kSlow)) continue;
+    ++listed;
+    // "<Call> took <ms> ms, <s> s after the probe began"
+    const std::vector<std::string> words = absl::StrSplit(line.substr(kSlow.size()), ' ');
+    ASSERT_EQ(words.size(), 10u) << line;
+    EXPECT_TRUE(words[0] == "ListWorlds" || words[0] == "GetWorld" || words[0] == "CreateWorld")
+        << line;
+    EXPECT_GT(std::stod(words[2]), 0.0) << line;
+    const double start = std::stod(words[4]);
+    EXPECT_GE(start, last_start) << line;
+    EXPECT_LT(start, 5.0) << line;
+    last_start = start;
+  }
+  // At most 20 listed, then a count of the rest.
+  EXPECT_EQ(listed, std::min(calls, 20)) << output;
+  if (calls > 20) {
+    EXPECT_NE(output.find(absl::StrCat("atoll: ", calls - 20, " more slow calls, not listed")),
+              std::string::npos)
+        << output;
+  }
+  // A negative --slow is refused.
+  EXPECT_EQ(RunCommand({BinaryPath("atoll"), "probe", flag, "--seconds=1", "--slow=-1ms"},
+                       &output),
+            2);
+  EXPECT_NE(output.find("--slow"), std::string::npos) << output;
+
   // Each world it created was destroyed again.
   ASSERT_EQ(RunCommand({BinaryPath("atoll"), "worlds", flag}, &output), 0) << output;
   EXPECT_NE(output.find("pyr "), std::string::npos) << output;
