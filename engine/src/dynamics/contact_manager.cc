@@ -7,6 +7,7 @@
 #include "atoll/constants.h"
 #include "atoll/manifold.h"
 #include "broad_phase/pair_sort.h"
+#include "core/prefetch.h"
 #include "dynamics/contact_solver.h"
 #include "dynamics/island.h"
 #include "world/world_state.h"
@@ -143,15 +144,6 @@ constexpr float kRecycleCos = 0.98f;
 
 bool Round(const ShapeGeometry& g) {
   return g.type == ShapeType::kCircle || g.type == ShapeType::kCapsule;
-}
-
-// Asks for every cache line of *p (an element of an array need not start
-// on a line).
-template <typename T>
-void PrefetchLines(const T* p) {
-  const char* const bytes = reinterpret_cast<const char*>(p);
-  for (size_t at = 0; at < sizeof(T); at += 64) __builtin_prefetch(bytes + at);
-  __builtin_prefetch(bytes + sizeof(T) - 1);
 }
 
 // Moves the manifold with its bodies if they are still close to its base
@@ -462,9 +454,9 @@ void UpdateContacts(WorldState* w) {
   const int32_t live = static_cast<int32_t>(w->live_contacts.size());
   w->executor->ParallelFor(live, 64, [w](int32_t begin, int32_t end) {
     for (int32_t k = begin; k < end; ++k) {
-      // A server's tick thread steps world after world, and each finds its
-      // contacts and bodies out of the cache: their lines are asked for a
-      // few contacts ahead (the contact's first, as it names the bodies).
+      // Out of the cache on a server's tick thread (core/prefetch.h): a
+      // contact's lines and its bodies' are asked for a few contacts ahead
+      // (the contact first, as it names the bodies).
       // Shapes are not: most contacts here are recycled and never read
       // them, and asking cost the pyramids' hot caches more than it gave.
       if (k + 8 < end) PrefetchLines(&w->contacts[w->live_contacts[k + 8]]);

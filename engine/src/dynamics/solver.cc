@@ -6,6 +6,7 @@
 #include "atoll/assert.h"
 #include "atoll/constants.h"
 #include "atoll/executor.h"
+#include "core/prefetch.h"
 #include "dynamics/island.h"
 #include "dynamics/joints/joint.h"
 #include "dynamics/solver_body4.h"
@@ -41,12 +42,8 @@ void GatherBodies(WorldState* w, float h, SolverScratch* s) {
   s->centers.clear();
   const size_t moving = w->moving_bodies.size();
   for (size_t k = 0; k < moving; ++k) {
-    // Every line of a body a few ahead: on a server's tick thread the
-    // world's bodies are out of the cache (contact_manager.cc).
-    if (k + 4 < moving) {
-      const char* const ahead = reinterpret_cast<const char*>(&w->bodies[w->moving_bodies[k + 4]]);
-      for (size_t at = 0; at < sizeof(Body); at += 64) __builtin_prefetch(ahead + at);
-    }
+    // A body a few ahead, out of the cache on a tick thread (core/prefetch.h).
+    if (k + 4 < moving) PrefetchLines(&w->bodies[w->moving_bodies[k + 4]]);
     const int32_t i = w->moving_bodies[k];
     Body& b = w->bodies[i];
     b.solver_index = kNullIndex;

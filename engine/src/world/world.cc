@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "atoll/constants.h"
+#include "core/prefetch.h"
 #include "dynamics/contact_manager.h"
 #include "dynamics/continuous.h"
 #include "dynamics/island.h"
@@ -251,9 +252,9 @@ void UpdateAwakeBounds(WorldState* w) {
       [w, bp, in_place, &moved, &set_any, &left_over](int32_t begin, int32_t end) {
         bool set = false, left = false;
         for (int32_t k = begin; k < end; ++k) {
-          // Out of the cache on a server's tick thread (contact_manager.cc's
-          // narrow phase): the body's transform and shape list a few bodies
-          // ahead, then the list's first shape.
+          // Out of the cache on a tick thread (core/prefetch.h): the body's
+          // transform and shape list a few bodies ahead, then the list's
+          // first shape.
           if (k + 6 < end) {
             const Body& ahead = w->bodies[moved[k + 6]];
             __builtin_prefetch(&ahead);
@@ -261,10 +262,7 @@ void UpdateAwakeBounds(WorldState* w) {
           }
           if (k + 3 < end) {
             const std::vector<int32_t>& list = w->bodies[moved[k + 3]].shapes;
-            if (!list.empty()) {
-              const char* const shape = reinterpret_cast<const char*>(&w->shapes[list[0]]);
-              for (size_t at = 0; at < sizeof(Shape); at += 64) __builtin_prefetch(shape + at);
-            }
+            if (!list.empty()) PrefetchLines(&w->shapes[list[0]]);
           }
           const Body& b = w->bodies[moved[k]];
           for (int32_t s : b.shapes) {
