@@ -12,7 +12,10 @@
 // worlds' steps came in between); "one_at_a_time" steps one world all the
 // way, then the next. Times are the world's own StepProfile (one thread),
 // per step, averaged over the worlds and the steps from --from_step on.
+// Both orders must end each world on the same state hash (a failure
+// otherwise): the order is a matter of the cache, never of the results.
 
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -21,7 +24,9 @@
 #include "args.h"
 #include "atoll/profile.h"
 #include "atoll/scene.h"
+#include "atoll/snapshot.h"
 #include "command.h"
+#include "step_stages.h"
 
 namespace atl::bench {
 namespace {
@@ -33,21 +38,6 @@ constexpr Flag kTurnsFlags[] = {
     {"steps", "330", "steps of each world"},
     {"from_step", "60", "the first step timed (falling_squares lands from about 60 on)"},
     {"rounds", "3", "rounds, each printing both orders"},
-};
-
-// Sums of StepProfile stages over the timed steps.
-struct StageSums {
-  double total = 0, broad_phase = 0, contacts = 0, islands = 0, solve = 0, update_bounds = 0,
-         continuous = 0;
-  void Add(const StepProfile& p) {
-    total += p.total;
-    broad_phase += p.broad_phase;
-    contacts += p.contacts;
-    islands += p.islands;
-    solve += p.solve;
-    update_bounds += p.update_bounds;
-    continuous += p.continuous;
-  }
 };
 
 int RunTurns(const std::vector<std::string>& raw) {
@@ -83,6 +73,9 @@ int RunTurns(const std::vector<std::string>& raw) {
       "scene,size,bodies,worlds,from_step,steps,round,order,total_ms,broad_phase_ms,contacts_ms,"
       "islands_ms,solve_ms,update_bounds_ms,continuous_ms\n");
   for (int64_t round = 1; round <= *rounds; ++round) {
+    // Each world's state hash after its last step, in turn; one at a time
+    // must end every world on the same hash (worlds share nothing).
+    std::vector<uint64_t> in_turn_hashes;
     for (const bool in_turn : {true, false}) {
       std::vector<std::unique_ptr<World>> built;
       for (const SceneDesc& desc : descs) {
@@ -94,11 +87,11 @@ int RunTurns(const std::vector<std::string>& raw) {
         }
         built.push_back(*std::move(world));
       }
-      StageSums sums;
+      StepProfile sums;
       auto step = [&](size_t w, int64_t s) {
-        (void)ApplySceneWaves(built[w].get(), descs[w], static_cast<int32_t>(s));
+        if (!ApplySceneWaves(built[w].get(), descs[w], static_cast<int32_t>(s)).ok()) return false;
         if (!built[w]->Step(descs[w].time_step).ok()) return false;
-        if (s >= *from) sums.Add(built[w]->profile());
+        if (s >= *from) AddStages(&sums, built[w]->profile());
         return true;
       };
       bool ok = true;
@@ -114,6 +107,18 @@ int RunTurns(const std::vector<std::string>& raw) {
       if (!ok) {
         std::fprintf(stderr, "atoll-bench turns: a step failed\n");
         return 1;
+      }
+      for (size_t w = 0; w < built.size(); ++w) {
+        const uint64_t hash = HashWorld(*built[w]);
+        if (in_turn) {
+          in_turn_hashes.push_back(hash);
+        } else if (hash != in_turn_hashes[w]) {
+          std::fprintf(stderr,
+                       "atoll-bench turns: world %zu ends on another state stepped one at a time "
+                       "than in turn\n",
+                       w);
+          return 1;
+        }
       }
       const double n = static_cast<double>(*worlds) * static_cast<double>(*steps - *from);
       std::printf("%s,%lld,%zu,%lld,%lld,%lld,%lld,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n",

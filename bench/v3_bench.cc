@@ -60,6 +60,7 @@
 #include "atoll/scene.h"
 #include "command.h"
 #include "dynamics/contact_solver.h"
+#include "step_stages.h"
 
 namespace atl::bench {
 namespace {
@@ -116,15 +117,6 @@ struct Run {
   StepProfile stages;  // summed over the timed steps
   WorldCounters counters;
 };
-
-void AddStages(StepProfile* sum, const StepProfile& p) {
-  sum->broad_phase += p.broad_phase;
-  sum->contacts += p.contacts;
-  sum->islands += p.islands;
-  sum->solve += p.solve;
-  sum->continuous += p.continuous;
-  sum->update_bounds += p.update_bounds;
-}
 
 absl::StatusOr<Run> RunOnce(const SceneDesc& desc, Executor* executor) {
   absl::StatusOr<std::unique_ptr<World>> built = BuildWorld(desc);
