@@ -1,5 +1,6 @@
 #include "dynamics/solver.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 
@@ -15,8 +16,54 @@
 namespace atl {
 namespace {
 
+// Moving bodies a block of GatherBodies walks.
+constexpr int32_t kGatherBlock = 1024;
+
+// GatherBodies' work on w->moving_bodies[first, last): gives each awake
+// body of them the next slot from `slot` on, in order.
+void GatherBlock(WorldState* w, float h, SolverScratch* s, size_t first, size_t last,
+                 int32_t slot) {
+  for (size_t k = first; k < last; ++k) {
+    // A body a few ahead, out of the cache on a tick thread (core/prefetch.h).
+    if (k + 4 < last) PrefetchLines(&w->bodies[w->moving_bodies[k + 4]]);
+    const int32_t i = w->moving_bodies[k];
+    Body& b = w->bodies[i];
+    b.solver_index = kNullIndex;
+    if (!b.awake || !b.enabled) continue;
+    b.solver_index = slot;
+    s->slot_of_body[i] = slot;
+    s->awake_bodies[slot] = i;
+    s->centers[slot] = b.center;
+    SolverBody sb;
+    sb.linear_velocity = b.linear_velocity;
+    sb.angular_velocity = b.angular_velocity;
+    s->bodies[slot] = sb;
+    SolverBodyParams p;
+    p.body = i;
+    if (b.type == BodyType::kDynamic) {
+      p.inv_mass = b.inv_mass;
+      p.inv_inertia = b.inv_inertia;
+      const Vec2 gravity = b.gravity_scale * w->def.gravity;
+      p.linear_kick = h * (gravity + p.inv_mass * b.force);
+      p.angular_kick = h * p.inv_inertia * b.torque;
+    }
+    // Undamped (the usual case): the scale is 1 / (1 + h * 0), exactly 1,
+    // without the division.
+    if (b.linear_damping != 0.0f) p.linear_damping_scale = 1.0f / (1.0f + h * b.linear_damping);
+    if (b.angular_damping != 0.0f) {
+      p.angular_damping_scale = 1.0f / (1.0f + h * b.angular_damping);
+    }
+    s->params[slot] = p;
+    b.center0 = b.center;
+    b.rotation0 = b.transform.q;
+    ++slot;
+  }
+}
+
 // Awake kinematic and dynamic bodies get solver slots, in body index order.
-// `h` is the substep.
+// `h` is the substep. Blocks of the moving bodies count their awake ones,
+// then fill their slots, both in parallel: the slots come out the same at
+// any thread count.
 void GatherBodies(WorldState* w, float h, SolverScratch* s) {
   // Static bodies never get a slot (their solver_index stays null), so
   // only the moving ones are walked; and only last step's slots are
@@ -36,43 +83,40 @@ void GatherBodies(WorldState* w, float h, SolverScratch* s) {
     if (static_cast<size_t>(i) < s->slot_of_body.size()) s->slot_of_body[i] = kNullIndex;
   }
   s->slot_of_body.resize(capacity, kNullIndex);
-  s->awake_bodies.clear();
-  s->bodies.clear();
-  s->params.clear();
-  s->centers.clear();
   const size_t moving = w->moving_bodies.size();
-  for (size_t k = 0; k < moving; ++k) {
-    // A body a few ahead, out of the cache on a tick thread (core/prefetch.h).
-    if (k + 4 < moving) PrefetchLines(&w->bodies[w->moving_bodies[k + 4]]);
-    const int32_t i = w->moving_bodies[k];
-    Body& b = w->bodies[i];
-    b.solver_index = kNullIndex;
-    if (!b.awake || !b.enabled) continue;
-    b.solver_index = static_cast<int32_t>(s->awake_bodies.size());
-    s->slot_of_body[i] = b.solver_index;
-    s->awake_bodies.push_back(i);
-    s->centers.push_back(b.center);
-    SolverBody& sb = s->bodies.emplace_back();
-    sb.linear_velocity = b.linear_velocity;
-    sb.angular_velocity = b.angular_velocity;
-    SolverBodyParams& p = s->params.emplace_back();
-    p.body = i;
-    if (b.type == BodyType::kDynamic) {
-      p.inv_mass = b.inv_mass;
-      p.inv_inertia = b.inv_inertia;
-      const Vec2 gravity = b.gravity_scale * w->def.gravity;
-      p.linear_kick = h * (gravity + p.inv_mass * b.force);
-      p.angular_kick = h * p.inv_inertia * b.torque;
+  const int32_t blocks = static_cast<int32_t>((moving + kGatherBlock - 1) / kGatherBlock);
+  auto block_range = [moving](int32_t block, size_t* first, size_t* last) {
+    *first = static_cast<size_t>(block) * kGatherBlock;
+    *last = std::min(moving, *first + kGatherBlock);
+  };
+  // Each block's first slot: its awake bodies counted, then summed in order.
+  std::vector<int32_t>& starts = s->gather_starts;
+  starts.assign(static_cast<size_t>(blocks) + 1, 0);
+  w->executor->ParallelFor(blocks, 1, [&](int32_t begin, int32_t end) {
+    for (int32_t block = begin; block < end; ++block) {
+      size_t first, last;
+      block_range(block, &first, &last);
+      int32_t awake = 0;
+      for (size_t k = first; k < last; ++k) {
+        const Body& b = w->bodies[w->moving_bodies[k]];
+        awake += b.awake && b.enabled ? 1 : 0;
+      }
+      starts[static_cast<size_t>(block) + 1] = awake;
     }
-    // Undamped (the usual case): the scale is 1 / (1 + h * 0), exactly 1,
-    // without the division.
-    if (b.linear_damping != 0.0f) p.linear_damping_scale = 1.0f / (1.0f + h * b.linear_damping);
-    if (b.angular_damping != 0.0f) {
-      p.angular_damping_scale = 1.0f / (1.0f + h * b.angular_damping);
+  });
+  for (int32_t block = 0; block < blocks; ++block) starts[block + 1] += starts[block];
+  const size_t count = static_cast<size_t>(starts[static_cast<size_t>(blocks)]);
+  s->awake_bodies.resize(count);
+  s->bodies.resize(count);
+  s->params.resize(count);
+  s->centers.resize(count);
+  w->executor->ParallelFor(blocks, 1, [&](int32_t begin, int32_t end) {
+    for (int32_t block = begin; block < end; ++block) {
+      size_t first, last;
+      block_range(block, &first, &last);
+      GatherBlock(w, h, s, first, last, starts[static_cast<size_t>(block)]);
     }
-    b.center0 = b.center;
-    b.rotation0 = b.transform.q;
-  }
+  });
 }
 
 // Grains of the parallel stages: enough work per block to pay for claiming

@@ -26,6 +26,8 @@ struct SolverScratch {
   /// in a few bytes a body, for passes that reach bodies in no order).
   std::vector<Vec2> centers;
   std::vector<int32_t> slot_of_body;
+  /// GatherBodies' first slot of each block of moving bodies, then the count.
+  std::vector<int32_t> gather_starts;
   /// Contact constraints four to a group, the groups laid out by colour:
   /// colour c's are [contact_group_starts[c], contact_group_starts[c + 1]),
   /// the overflow's (one constraint per group) last.
