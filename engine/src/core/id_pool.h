@@ -42,6 +42,13 @@ class IdPool {
     return index;
   }
 
+  /// The slot the n-th next Alloc returns (n = 0: the next), if no Free
+  /// comes between: to ask for a new object's memory ahead of its creation.
+  int32_t PeekAlloc(int32_t n) const {
+    const int32_t free = static_cast<int32_t>(free_.size());
+    return n < free ? free_[static_cast<size_t>(free - 1 - n)] : Capacity() + (n - free);
+  }
+
   /// Returns `index` to the pool and bumps its generation so that ids
   /// naming the old object no longer match.
   void Free(int32_t index) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 
 #include "atoll/assert.h"
 #include "atoll/constants.h"
@@ -20,9 +21,17 @@ namespace {
 float MixFriction(float a, float b) { return Sqrt(a * b); }
 float MixRestitution(float a, float b) { return Max(a, b); }
 
-// UpdateContacts' mark for a pair refused last step under the same rules.
+// UpdateContacts' marks for a pair refused last step under the same rules,
+// and for one that gets a new contact.
 constexpr int32_t kStillRefused = -2;
-static_assert(kStillRefused != kNullIndex, "a refused pair is not a missing contact");
+constexpr int32_t kCreateContact = -3;
+static_assert(kStillRefused != kNullIndex && kCreateContact != kNullIndex,
+              "a refused or new pair is not a missing contact");
+// How far ahead UpdateContacts' serial loops over new and unmatched
+// contacts ask for the lines they will touch (core/prefetch.h): the
+// contacts and shapes, then half as far ahead the bodies they name (read
+// from those lines), then the ends of the bodies' contact lists.
+constexpr size_t kChurnAhead = 8;
 // Pairs a block of UpdateContacts' matching passes takes.
 constexpr int32_t kPairGrain = 1024;
 
@@ -386,17 +395,46 @@ void UpdateContacts(WorldState* w) {
         }
       }
       if (!known && !MovingAtLastMatch(*w, pair)) found = FindContact(*w, pair.a, pair.b);
+      // Whether a pair without a contact may have one only reads the
+      // world, so it is asked here too.
+      if (found == kNullIndex && ShouldCreateContact(*w, pair.a, pair.b)) found = kCreateContact;
       w->pair_contacts[k] = found;
     }
   });
+  // New contacts in pair order: their slots come off the pool in that order.
+  std::vector<int32_t>& created = w->new_contact_pairs;
+  created.clear();
   for (int32_t k = 0; k < pair_count; ++k) {
-    const ProxyPair& pair = w->pairs[k];
     int32_t& c = w->pair_contacts[k];
-    if (c == kStillRefused) {
-      c = kNullIndex;
-    } else if (c == kNullIndex && ShouldCreateContact(*w, pair.a, pair.b)) {
-      c = CreateContact(w, pair.a, pair.b);
+    if (c == kStillRefused) c = kNullIndex;
+    if (c == kCreateContact) created.push_back(k);
+  }
+  for (size_t n = 0; n < created.size(); ++n) {
+    // Out of the cache when contacts come and go by the thousand (spinner):
+    // the records to write, their shapes, the bodies, their lists' ends.
+    if (n + kChurnAhead < created.size()) {
+      const ProxyPair& ahead = w->pairs[created[n + kChurnAhead]];
+      PrefetchLines(&w->shapes[ahead.a]);
+      PrefetchLines(&w->shapes[ahead.b]);
+      const int32_t slot = w->contact_ids.PeekAlloc(static_cast<int32_t>(kChurnAhead));
+      if (static_cast<size_t>(slot) < w->contacts.size()) PrefetchLines(&w->contacts[slot]);
     }
+    if (n + kChurnAhead / 2 < created.size()) {
+      const ProxyPair& ahead = w->pairs[created[n + kChurnAhead / 2]];
+      for (const int32_t shape : {ahead.a, ahead.b}) {
+        const std::vector<int32_t>& list = w->bodies[w->shapes[shape].body].contacts;
+        __builtin_prefetch(&list);
+      }
+    }
+    if (n + 1 < created.size()) {
+      const ProxyPair& next = w->pairs[created[n + 1]];
+      for (const int32_t shape : {next.a, next.b}) {
+        const std::vector<int32_t>& list = w->bodies[w->shapes[shape].body].contacts;
+        __builtin_prefetch(list.data() + list.size());
+      }
+    }
+    const int32_t k = created[n];
+    w->pair_contacts[k] = CreateContact(w, w->pairs[k].a, w->pairs[k].b);
   }
   w->contact_matched.assign(static_cast<size_t>(w->contact_ids.Capacity()), 0);
   w->last_pair_keys.resize(w->pairs.size());
@@ -417,17 +455,28 @@ void UpdateContacts(WorldState* w) {
   // Batch removal of contacts whose pair vanished. Records go first; the
   // per-body arrays are compacted afterwards, one pass per affected body,
   // instead of a search per removed contact.
+  std::vector<int32_t>& unmatched = w->unmatched_contacts;
+  unmatched.clear();
+  w->contact_ids.ForEachAlive([w, &unmatched](int32_t i) {
+    if (w->contact_matched[i] == 0) unmatched.push_back(i);
+  });
   std::vector<int32_t> affected_bodies;
-  w->contact_ids.ForEachAlive([w, &affected_bodies](int32_t i) {
-    if (w->contact_matched[i] != 0) return;
+  for (size_t n = 0; n < unmatched.size(); ++n) {
+    if (n + kChurnAhead < unmatched.size()) PrefetchLines(&w->contacts[unmatched[n + kChurnAhead]]);
+    if (n + kChurnAhead / 2 < unmatched.size()) {
+      const Contact& ahead = w->contacts[unmatched[n + kChurnAhead / 2]];
+      __builtin_prefetch(&w->bodies[ahead.body_a]);
+      __builtin_prefetch(&w->bodies[ahead.body_b]);
+    }
+    const int32_t i = unmatched[n];
     Contact& c = w->contacts[i];
-    if (ProxyIsStatic(w->bodies[c.body_a]) && ProxyIsStatic(w->bodies[c.body_b])) return;
+    if (ProxyIsStatic(w->bodies[c.body_a]) && ProxyIsStatic(w->bodies[c.body_b])) continue;
     EmitEnd(w, c, EndEventTarget::kCurrentStep);
     if (c.island != kNullIndex) UnlinkContact(w, i);
     affected_bodies.push_back(c.body_a);
     affected_bodies.push_back(c.body_b);
     FreeContactRecord(w, i);
-  });
+  }
   for (int32_t b : w->refiled_bodies) w->refiled_since_match[b] = 0;
   w->refiled_bodies.clear();
   w->matched = true;
@@ -435,12 +484,18 @@ void UpdateContacts(WorldState* w) {
     std::sort(affected_bodies.begin(), affected_bodies.end());
     affected_bodies.erase(std::unique(affected_bodies.begin(), affected_bodies.end()),
                           affected_bodies.end());
-    for (int32_t b : affected_bodies) {
-      std::vector<int32_t>& list = w->bodies[b].contacts;
-      list.erase(std::remove_if(list.begin(), list.end(),
-                                [w](int32_t c) { return !w->contact_ids.IsAlive(c); }),
-                 list.end());
-    }
+    // Each body its own list.
+    const int32_t affected = static_cast<int32_t>(affected_bodies.size());
+    w->executor->ParallelFor(affected, 64, [w, &affected_bodies](int32_t begin, int32_t end) {
+      for (int32_t k = begin; k < end; ++k) {
+        if (k + 4 < end) __builtin_prefetch(&w->bodies[affected_bodies[k + 4]].contacts);
+        if (k + 1 < end) __builtin_prefetch(w->bodies[affected_bodies[k + 1]].contacts.data());
+        std::vector<int32_t>& list = w->bodies[affected_bodies[k]].contacts;
+        list.erase(std::remove_if(list.begin(), list.end(),
+                                  [w](int32_t c) { return !w->contact_ids.IsAlive(c); }),
+                   list.end());
+      }
+    });
   }
 
   // Narrow phase over contacts with an awake body, in parallel: each
@@ -497,9 +552,17 @@ void UpdateContacts(WorldState* w) {
   w->end_touching.ClearAll();
   w->recycled_contacts = 0;
   for (const int32_t i : w->live_contacts) {
-    if (w->touch_change[i] == 1) w->begin_touching.Set(i);
-    if (w->touch_change[i] == 2) w->end_touching.Set(i);
-    if (w->touch_change[i] == 3) ++w->recycled_contacts;
+    const uint8_t change = w->touch_change[i];
+    if (change == 1) w->begin_touching.Set(i);
+    if (change == 2) w->end_touching.Set(i);
+    if (change == 3) ++w->recycled_contacts;
+    // The passes below read the changed contacts' ids and flags: out of the
+    // cache when thousands change in a step (spinner), so asked for here.
+    if (change == 1 || change == 2) {
+      const char* record = reinterpret_cast<const char*>(&w->contacts[i]);
+      __builtin_prefetch(record);
+      __builtin_prefetch(record + offsetof(Contact, island_next));
+    }
   }
 
   // Apply the changes in contact index order.

@@ -96,6 +96,10 @@ struct WorldState {
   std::vector<int32_t> pair_contacts;
   /// Per contact: named by this step's pairs (or created by them).
   std::vector<uint8_t> contact_matched;
+  /// UpdateContacts' lists of the pairs that get a new contact and of the
+  /// contacts no pair named, in order (scratch).
+  std::vector<int32_t> new_contact_pairs;
+  std::vector<int32_t> unmatched_contacts;
   /// Last step's pairs as keys (PairKey order) and the contact each named,
   /// with its generation: matching this step's sorted pairs against them is
   /// a merge instead of a search per pair. A lookup cache only, validated on
