@@ -76,5 +76,19 @@ TEST(IdPoolTest, RestoreRebuildsTheLiveSlots) {
   EXPECT_EQ(Alive(copy), Alive(pool));
 }
 
+TEST(IdPoolTest, PeekAllocNamesTheSlotsTheComingAllocsReturn) {
+  IdPool pool;
+  for (int32_t i = 0; i < 6; ++i) pool.Alloc();
+  pool.Free(1);
+  pool.Free(4);
+  // Two freed slots (last freed first), then new ones past the capacity.
+  std::vector<int32_t> peeked;
+  for (int32_t n = 0; n < 4; ++n) peeked.push_back(pool.PeekAlloc(n));
+  std::vector<int32_t> allocated;
+  for (int32_t n = 0; n < 4; ++n) allocated.push_back(pool.Alloc());
+  EXPECT_EQ(peeked, allocated);
+  EXPECT_EQ(allocated, (std::vector<int32_t>{4, 1, 6, 7}));
+}
+
 }  // namespace
 }  // namespace atl
