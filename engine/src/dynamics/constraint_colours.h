@@ -55,33 +55,35 @@ class ConstraintColours {
   /// a body it does not move). `body_count` bounds the slots.
   template <typename BodySlots>
   void Colour(int32_t count, int32_t body_count, BodySlots&& body_slots) {
-    const size_t words = (static_cast<size_t>(body_count) + 63) / 64;
-    bits_.assign(words * kColourCount, 0);
-    latest_.assign(static_cast<size_t>(body_count), -1);
+    bodies_.assign(static_cast<size_t>(body_count), BodyColours{});
     colour_of_.resize(static_cast<size_t>(count));
     std::array<int32_t, kColourCount + 1> sizes{};
     for (int32_t i = 0; i < count; ++i) {
       int32_t slots[2];
       body_slots(i, slots);
-      // Search from the colour after the latest one either body has, round
-      // the wheel: see the file comment.
+      // The colours either body has, and the colour after the latest one
+      // either has, where the search starts round the wheel (see the file
+      // comment).
+      uint32_t taken = 0;
       int32_t first = 0;
       for (int32_t slot : slots) {
-        if (slot >= 0)
-          first = std::max(first, latest_[static_cast<size_t>(slot)] + 1);
+        if (slot < 0) continue;
+        const BodyColours& body = bodies_[static_cast<size_t>(slot)];
+        taken |= body.colours;
+        first = std::max(first, body.latest + 1);
       }
+      const uint32_t free = ~taken & kAllColours;
       int32_t colour = kColourCount;  // overflow
-      for (int32_t k = 0; k < kColourCount; ++k) {
-        const int32_t c = (first + k) % kColourCount;
-        uint64_t* row = bits_.data() + static_cast<size_t>(c) * words;
-        if (IsSet(row, slots[0]) || IsSet(row, slots[1])) continue;
-        Set(row, slots[0]);
-        Set(row, slots[1]);
+      if (free != 0) {
+        // The first free colour from `first` on, else the first from 0.
+        const uint32_t ahead = free & (~uint32_t{0} << (first % kColourCount));
+        colour = __builtin_ctz(ahead != 0 ? ahead : free);
         for (int32_t slot : slots) {
-          if (slot >= 0) latest_[static_cast<size_t>(slot)] = c;
+          if (slot < 0) continue;
+          BodyColours& body = bodies_[static_cast<size_t>(slot)];
+          body.colours |= uint32_t{1} << colour;
+          body.latest = colour;
         }
-        colour = c;
-        break;
       }
       colour_of_[static_cast<size_t>(i)] = static_cast<uint8_t>(colour);
       ++sizes[static_cast<size_t>(colour)];
@@ -133,20 +135,21 @@ class ConstraintColours {
   int32_t ColourSize(int32_t c) const { return starts_[c + 1] - starts_[c]; }
 
  private:
-  static bool IsSet(const uint64_t* row, int32_t slot) {
-    return slot >= 0 && ((row[slot >> 6] >> (slot & 63)) & 1) != 0;
-  }
-  static void Set(uint64_t* row, int32_t slot) {
-    if (slot >= 0) row[slot >> 6] |= uint64_t{1} << (slot & 63);
-  }
+  static_assert(kColourCount < 32, "a body's colours are the bits of one word");
+  static constexpr uint32_t kAllColours = (uint32_t{1} << kColourCount) - 1;
+
+  // Per body slot: the colours of the constraints coloured on it so far,
+  // and the latest of them (-1: none).
+  struct BodyColours {
+    uint32_t colours = 0;
+    int32_t latest = -1;
+  };
 
   std::vector<int32_t> order_;
   std::vector<int32_t> position_;
   Starts starts_{};
-  std::vector<uint64_t> bits_;
+  std::vector<BodyColours> bodies_;
   std::vector<uint8_t> colour_of_;
-  // Per body slot: the colour of the last constraint coloured on it.
-  std::vector<int32_t> latest_;
 };
 
 }  // namespace atl
