@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "parallel/stage_runner.h"
@@ -106,6 +107,48 @@ TEST(ConstraintColoursTest, ColoursShareNoMovedBody) {
       }
     }
   }
+}
+
+TEST(ConstraintColoursTest, EachTakesTheFirstFreeColourRoundTheWheel) {
+  // The rule of the file comment, colour by colour as a reference: from the
+  // colour after the latest either body has, the first neither body has,
+  // wrapping after the last; none free: the overflow. Dense enough that
+  // bodies run out of colours.
+  constexpr int32_t kBodies = 40;
+  constexpr int32_t kConstraints = 900;
+  auto ends = [](int32_t i, int32_t slots[2]) {
+    slots[0] = (i * 7) % kBodies;
+    slots[1] = i % 5 == 0 ? -1 : (i * 13 + 3) % kBodies;
+    if (slots[1] == slots[0]) slots[1] = -1;
+  };
+  ConstraintColours colours;
+  colours.Colour(kConstraints, kBodies, ends);
+  std::vector<std::vector<bool>> has(kBodies, std::vector<bool>(kColours, false));
+  std::vector<int32_t> latest(kBodies, -1);
+  int32_t overflowed = 0;
+  for (int32_t i = 0; i < kConstraints; ++i) {
+    int32_t slots[2];
+    ends(i, slots);
+    int32_t first = 0;
+    for (int32_t b : slots) {
+      if (b >= 0) first = std::max(first, latest[b] + 1);
+    }
+    int32_t expected = kColours;
+    for (int32_t k = 0; k < kColours; ++k) {
+      const int32_t c = (first + k) % kColours;
+      if ((slots[0] >= 0 && has[slots[0]][c]) || (slots[1] >= 0 && has[slots[1]][c])) continue;
+      expected = c;
+      for (int32_t b : slots) {
+        if (b < 0) continue;
+        has[b][c] = true;
+        latest[b] = c;
+      }
+      break;
+    }
+    overflowed += expected == kColours ? 1 : 0;
+    ASSERT_EQ(colours.ColourOf(i), expected) << "constraint " << i;
+  }
+  EXPECT_GT(overflowed, 0) << "the graph should be dense enough to overflow";
 }
 
 }  // namespace
