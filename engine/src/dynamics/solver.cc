@@ -19,6 +19,9 @@ namespace {
 // Moving bodies a block of GatherBodies walks.
 constexpr int32_t kGatherBlock = 1024;
 
+// Whether a moving body gets a solver slot this step.
+inline bool Solved(const Body& b) { return b.awake && b.enabled; }
+
 // GatherBodies' work on w->moving_bodies[first, last): gives each awake
 // body of them the next slot from `slot` on, in order.
 void GatherBlock(WorldState* w, float h, SolverScratch* s, size_t first, size_t last,
@@ -29,7 +32,7 @@ void GatherBlock(WorldState* w, float h, SolverScratch* s, size_t first, size_t 
     const int32_t i = w->moving_bodies[k];
     Body& b = w->bodies[i];
     b.solver_index = kNullIndex;
-    if (!b.awake || !b.enabled) continue;
+    if (!Solved(b)) continue;
     b.solver_index = slot;
     s->slot_of_body[i] = slot;
     s->awake_bodies[slot] = i;
@@ -98,8 +101,7 @@ void GatherBodies(WorldState* w, float h, SolverScratch* s) {
       block_range(block, &first, &last);
       int32_t awake = 0;
       for (size_t k = first; k < last; ++k) {
-        const Body& b = w->bodies[w->moving_bodies[k]];
-        awake += b.awake && b.enabled ? 1 : 0;
+        awake += Solved(w->bodies[w->moving_bodies[k]]) ? 1 : 0;
       }
       starts[static_cast<size_t>(block) + 1] = awake;
     }
