@@ -146,7 +146,7 @@ void RunColdHashTable(int64_t repeats) {
   std::printf("\ncold_scene,worlds,bodies,awake,snapshot_bytes,hash_ms_per_world\n");
   const WorldCounters counters = worlds[0]->GetCounters();
   std::printf("falling_squares,%d,%d,%d,%zu,%.4f\n", kWorlds, counters.bodies,
-              counters.awake_bodies, scratch[0].size(), Median(hash));
+              counters.awake_bodies, SaveSnapshot(*worlds[0]).size(), Median(hash));
   std::fflush(stdout);
   if (sink == 42) std::printf("#\n");
 }

@@ -772,7 +772,6 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Create(const v1::SceneSp
     }
   }
   sim->hash_ = HashWorld(*sim->world_, &sim->scratch_);
-  sim->scratch_is_snapshot_ = true;
   return sim;
 }
 
@@ -791,7 +790,6 @@ absl::StatusOr<std::unique_ptr<Simulation>> Simulation::Restore(
   sim->templates_ = std::move(scene->templates);
   sim->SetOwners(checkpoint);
   sim->hash_ = HashWorld(*sim->world_, &sim->scratch_);
-  sim->scratch_is_snapshot_ = true;
   if (checkpoint.state_hash() != 0 && checkpoint.state_hash() != sim->hash_) {
     return absl::DataLossError(absl::StrCat("checkpoint.state_hash: the snapshot of tick ",
                                             checkpoint.tick(), " does not hash to the recorded value"));
@@ -1075,7 +1073,6 @@ absl::Status Simulation::Step(std::span<const v1::ConfirmedInput> inputs,
                               std::vector<CommandFailure>* failures) {
   if (absl::Status s = ApplyAndStep(inputs, failures); !s.ok()) return s;
   hash_ = HashWorld(*world_, &scratch_);
-  scratch_is_snapshot_ = true;
   return absl::OkStatus();
 }
 
@@ -1086,7 +1083,6 @@ absl::Status Simulation::StepUnhashed(std::span<const v1::ConfirmedInput> inputs
 
 absl::Status Simulation::ApplyAndStep(std::span<const v1::ConfirmedInput> inputs,
                                       std::vector<CommandFailure>* failures) {
-  scratch_is_snapshot_ = false;
   for (const v1::ConfirmedInput& input : inputs) {
     for (int i = 0; i < input.commands_size(); ++i) {
       absl::Status s = ApplyCommand(input.slot(), input.commands(i));
@@ -1112,7 +1108,6 @@ absl::Status Simulation::RestoreCheckpoint(const v1::Checkpoint& checkpoint) {
   }
   SetOwners(checkpoint);
   hash_ = HashWorld(*world_, &scratch_);
-  scratch_is_snapshot_ = true;
   if (checkpoint.state_hash() != 0 && checkpoint.state_hash() != hash_) {
     return absl::DataLossError(absl::StrCat("checkpoint.state_hash: the snapshot of tick ",
                                             checkpoint.tick(), " does not hash to the recorded value"));
@@ -1121,7 +1116,6 @@ absl::Status Simulation::RestoreCheckpoint(const v1::Checkpoint& checkpoint) {
 }
 
 absl::Status Simulation::CopyStateFrom(const Simulation& other) {
-  scratch_is_snapshot_ = false;
   atl::SaveSnapshot(*other.world_, &scratch_);
   if (absl::Status s = RestoreSnapshot(scratch_, world_.get()); !s.ok()) return s;
   owners_ = other.owners_;
@@ -1133,7 +1127,7 @@ absl::Status Simulation::CopyStateFrom(const Simulation& other) {
 v1::Checkpoint Simulation::SaveCheckpoint(const std::vector<uint64_t>& last_sequence) const {
   v1::Checkpoint cp;
   cp.set_tick(tick());
-  cp.set_snapshot(scratch_is_snapshot_ ? scratch_ : atl::SaveSnapshot(*world_));
+  cp.set_snapshot(atl::SaveSnapshot(*world_));
   for (v1::OwnedBody& o : Owners()) *cp.add_owners() = std::move(o);
   for (v1::OwnedJoint& o : JointOwners()) *cp.add_joint_owners() = std::move(o);
   cp.set_state_hash(hash_);

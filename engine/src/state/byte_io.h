@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "atoll/math.h"
+#include "state/xxh3.h"
 
 namespace atl {
 
@@ -155,6 +156,19 @@ class BufferWriter {
   void EndRecord() {
     const uint32_t length = static_cast<uint32_t>(pos_ - record_start_ - 4);
     std::memcpy(data_ + record_start_, &length, 4);
+    if (hash_ != nullptr && pos_ >= hash_chunk_) HashWritten();
+  }
+  /// From now on, whenever a record ends with at least `chunk` bytes
+  /// written, hands them to `state` and writes over them again: the bytes
+  /// are hashed, not kept, in a buffer small enough to stay in the cache.
+  /// FlushHash() hands over the rest. Hash only whole records: Put between
+  /// records is not flushed until the next record ends.
+  void HashInto(XXH3_state_t* state, size_t chunk) {
+    hash_ = state;
+    hash_chunk_ = chunk;
+  }
+  void FlushHash() {
+    if (pos_ > 0) HashWritten();
   }
   /// A whole framed record of at most `bound` bytes after its framing,
   /// written by `put` (RawWriter -> RawWriter) without a check per field.
@@ -175,6 +189,7 @@ class BufferWriter {
     const uint32_t length32 = static_cast<uint32_t>(length);
     std::memcpy(start + 4, &length32, 4);
     pos_ += 8 + length;
+    if (hash_ != nullptr && pos_ >= hash_chunk_) HashWritten();
   }
   /// Trims `out` to the bytes written.
   void Finish() { out_->resize(pos_); }
@@ -185,12 +200,18 @@ class BufferWriter {
     data_ = out_->data();
     capacity_ = out_->size();
   }
+  void HashWritten() {
+    XXH3_64bits_update(hash_, data_, pos_);
+    pos_ = 0;
+  }
 
   std::string* out_;
   char* data_ = nullptr;
   size_t capacity_ = 0;
   size_t pos_ = 0;
   size_t record_start_ = 0;
+  XXH3_state_t* hash_ = nullptr;  // HashInto
+  size_t hash_chunk_ = 0;
 };
 
 /// Reads fields; the first read past the end or of a bad value sets ok()

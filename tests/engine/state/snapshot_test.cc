@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "atoll/random.h"
 #include "atoll/scene.h"
 #include "dynamics/contact.h"
@@ -27,6 +29,29 @@ TEST(SnapshotTest, SaveLoadSaveIsByteIdentical) {
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_EQ(SaveSnapshot(**loaded), first);
   EXPECT_EQ(HashWorld(**loaded), HashWorld(*world));
+}
+
+// HashWorld hashes the body as it writes it, a chunk at a time; the value
+// is defined as the XXH3 of the whole body, which SaveSnapshot's trailer
+// holds. Checked for a world whose body spans many chunks, one that fits in
+// one, and with a scratch buffer that already holds something.
+TEST(SnapshotTest, HashWorldIsTheXxh3OfTheSnapshotBody) {
+  auto trailer = [](const std::string& snapshot) {
+    uint64_t hash = 0;
+    std::memcpy(&hash, snapshot.data() + snapshot.size() - sizeof(hash), sizeof(hash));
+    return hash;
+  };
+  auto world = BusyWorld(2);
+  testing::StepN(world.get(), 90);
+  const std::string snapshot = SaveSnapshot(*world);
+  ASSERT_GT(snapshot.size(), 64u * 1024);
+  std::string scratch(1000, 'x');
+  EXPECT_EQ(HashWorld(*world, &scratch), trailer(snapshot));
+  EXPECT_EQ(HashWorld(*world), trailer(snapshot));
+  auto small = BuildWorld(MakeScene("pyramid", {.size = 2}).value()).value();
+  const std::string small_snapshot = SaveSnapshot(*small);
+  ASSERT_LT(small_snapshot.size(), 16u * 1024);
+  EXPECT_EQ(HashWorld(*small, &scratch), trailer(small_snapshot));
 }
 
 TEST(SnapshotTest, RestoreThenStepEqualsSteppingOn) {

@@ -177,11 +177,9 @@ class Simulation {
   // joint index -> (generation, slot), live joints only (see ApplyAndStep).
   std::map<uint32_t, std::pair<uint32_t, uint32_t>> joint_owners_;
   uint64_t hash_ = 0;
-  // HashWorld's buffer. When scratch_is_snapshot_, it holds the snapshot of
-  // the current state (the hash was just computed from it), and
-  // SaveCheckpoint copies it instead of serializing the world again.
+  // HashWorld's working buffer (and CopyStateFrom's): it does not hold a
+  // snapshot, since HashWorld hashes the bytes as it writes them.
   std::string scratch_;
-  bool scratch_is_snapshot_ = false;
 };
 
 }  // namespace atl::sim
