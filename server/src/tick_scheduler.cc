@@ -151,13 +151,16 @@ void TickScheduler::Run(int thread, bool realtime) {
     mu_.Unlock();
     entry.host->Tick(now - entry.due);
     const absl::Time after = absl::Now();
-    mu_.Lock();
+    // The entry is this thread's until it is back in the heap: reschedule
+    // it before taking mu_, so that mu_ is never held while a world's lock
+    // is asked for (an I/O thread may hold that one).
     const absl::Duration period = entry.period;
     entry.due += period;
     if (entry.due < after - 4 * period) {
       entry.host->AddSkippedTicks(static_cast<uint64_t>((after - entry.due) / period));
       entry.due = after;
     }
+    mu_.Lock();
     entry.order = next_order_++;
     heap_.push_back(std::move(entry));
     std::push_heap(heap_.begin(), heap_.end(), Later());

@@ -3,7 +3,10 @@
 // Worlds wait in a min-heap by due time. A thread pops the earliest due
 // world, steps it (outside the scheduler lock) and puts it back one period
 // later. A world is never in two threads at once, so its ticks are
-// sequential. When a world falls more than a few periods behind (an
+// sequential. The scheduler's lock is never held while a world's lock is
+// asked for: an I/O thread that holds one world's lock (a query, a Stop
+// syncing its recording) then stalls the tick of that world alone, not
+// every tick thread behind it. When a world falls more than a few periods behind (an
 // overloaded machine), it is rescheduled from now instead of bursting to
 // catch up; WorldInfo.late_ticks counts such ticks.
 //

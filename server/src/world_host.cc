@@ -803,6 +803,7 @@ absl::StatusOr<v1::WorldExport> WorldHost::Export(const std::string& redirect_to
           " and cannot be continued elsewhere"));
     }
     stopped_ = true;
+    stopped_flag_.store(true, std::memory_order_release);
     v1::RecordingHeader* header = out.mutable_header();
     *header = public_header_;
     for (size_t i = 0; i < tokens_.size(); ++i) {
@@ -848,6 +849,7 @@ void WorldHost::Stop(const grpc::Status& status, bool drain, bool remove_recordi
     absl::MutexLock lock(&mu_);
     if (!stopped_) {
       stopped_ = true;
+      stopped_flag_.store(true, std::memory_order_release);
       if (remove_recording) {
         if (absl::Status s = recording_->Remove(); !s.ok()) {
           std::fprintf(stderr, "atoll-server: %s\n", std::string(s.message()).c_str());
@@ -867,11 +869,6 @@ void WorldHost::Stop(const grpc::Status& status, bool drain, bool remove_recordi
       s.outbox->Close(status);
     }
   }
-}
-
-bool WorldHost::stopped() const {
-  absl::MutexLock lock(&mu_);
-  return stopped_;
 }
 
 }  // namespace atl::server

@@ -181,7 +181,10 @@ class WorldHost {
   /// outboxes when `drain`), syncs the recording and deletes it when
   /// `remove_recording`. Idempotent.
   void Stop(const grpc::Status& status, bool drain, bool remove_recording);
-  bool stopped() const;
+  /// Without a lock: the tick scheduler asks while it holds its own lock,
+  /// and must not wait there for an I/O thread that holds this world's
+  /// (Stop holds it while it syncs or deletes the recording).
+  bool stopped() const { return stopped_flag_.load(std::memory_order_acquire); }
 
  private:
   // The bytes of a snapshot some session was sent, shared by every session
@@ -296,6 +299,7 @@ class WorldHost {
   // The snapshots sent last, oldest first: the candidates for delta bases.
   std::deque<std::shared_ptr<const SentSnapshot>> sent_ ABSL_GUARDED_BY(mu_);
   bool stopped_ ABSL_GUARDED_BY(mu_) = false;
+  std::atomic<bool> stopped_flag_{false};  // stopped_, for stopped()
   bool recording_failed_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t late_ticks_ ABSL_GUARDED_BY(mu_) = 0;
   // Set when the engine refused a step (the world diverged): the world

@@ -8,11 +8,13 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/synchronization/notification.h"
 #include "absl/time/clock.h"
 #include "absl/time/time.h"
 #include "small_world_host.h"
@@ -118,6 +120,33 @@ TEST(TickSchedulerTest, AThreadUnderNormalSchedulingNeverPauses) {
   scheduler.SetIterationHookForTesting(nullptr);
   EXPECT_GT(world->tick(), 5u);
   EXPECT_EQ(scheduler.pauses(), 0u);
+}
+
+// An I/O thread that holds a world's lock (here a query that does not
+// return) stalls the tick thread that steps that world, and no other: the
+// scheduler never asks for a world's lock while it holds its own, so the
+// second thread keeps ticking the second world.
+TEST(TickSchedulerTest, AWorldHeldByAnIoThreadStallsOnlyTheThreadSteppingIt) {
+  TickScheduler scheduler(2);
+  std::shared_ptr<WorldHost> held = SmallWorldHost("held");
+  std::shared_ptr<WorldHost> other = SmallWorldHost("other");
+  scheduler.Add(held, /*at_once=*/true);
+  scheduler.Add(other, /*at_once=*/true);
+  absl::Notification holding, release;
+  std::thread io([&] {
+    const absl::StatusOr<uint64_t> queried = held->Query([&](const World&) {
+      holding.Notify();
+      release.WaitForNotification();
+    });
+    EXPECT_TRUE(queried.ok()) << queried.status();
+  });
+  holding.WaitForNotification();
+  const uint64_t before = other->tick();
+  absl::SleepFor(absl::Milliseconds(300));
+  const uint64_t during = other->tick() - before;
+  release.Notify();
+  io.join();
+  EXPECT_GE(during, 10u) << "18 ticks fell due";
 }
 
 TEST(TickSchedulerTest, NormalPriorityByDefault) {
