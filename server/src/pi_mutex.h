@@ -66,6 +66,7 @@ class PiCondVar {
   /// takes `mu` again.
   void Wait(PiMutex* mu) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) { pthread_cond_wait(&cv_, &mu->mu_); }
   void Signal() { pthread_cond_signal(&cv_); }
+  void SignalAll() { pthread_cond_broadcast(&cv_); }
 
  private:
   pthread_cond_t cv_;

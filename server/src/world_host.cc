@@ -5,6 +5,7 @@
 #include <random>
 #include <utility>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "atoll/delta.h"
@@ -75,9 +76,6 @@ void SortInputs(std::vector<v1::ConfirmedInput>* inputs) {
             });
 }
 
-// Query's admission condition (evaluated by absl::Mutex under mu_).
-bool NoTickWaiting(const std::atomic<bool>* tick_waiting) { return !tick_waiting->load(); }
-
 }  // namespace
 
 absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Create(
@@ -87,7 +85,7 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Create(
   absl::StatusOr<std::unique_ptr<Simulation>> sim = Simulation::Create(spec, config);
   if (!sim.ok()) return sim.status();
   std::shared_ptr<WorldHost> host(new WorldHost(id, config, options));
-  absl::MutexLock lock(&host->mu_);
+  PiMutexLock lock(&host->mu_);
   v1::RecordingHeader header;
   header.set_format_version(1);
   header.set_world_id(id);
@@ -137,7 +135,7 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Recover(const std::string&
   if (!sim.ok()) return sim.status();
   std::shared_ptr<WorldHost> host(
       new WorldHost(rec.header().world_id(), rec.header().config(), options));
-  absl::MutexLock lock(&host->mu_);
+  PiMutexLock lock(&host->mu_);
   const uint32_t slots = host->config_.player_slots();
   for (const v1::SlotToken& t : rec.header().tokens()) host->tokens_.push_back(t.token());
   if (host->tokens_.size() != slots) {
@@ -238,7 +236,7 @@ absl::StatusOr<std::shared_ptr<WorldHost>> WorldHost::Import(const v1::WorldExpo
                                                    " entries for ", slots, " player slots"));
   }
   std::shared_ptr<WorldHost> host(new WorldHost(header.world_id(), config, options));
-  absl::MutexLock lock(&host->mu_);
+  PiMutexLock lock(&host->mu_);
   host->sim_ = *std::move(sim);
   for (const v1::SlotToken& t : header.tokens()) host->tokens_.push_back(t.token());
   host->applied_sequence_.assign(slots, 0);
@@ -303,7 +301,7 @@ absl::Duration WorldHost::period() const {
 }
 
 uint64_t WorldHost::tick() const {
-  absl::MutexLock lock(&mu_);
+  PiMutexLock lock(&mu_);
   return sim_->tick();
 }
 
@@ -315,10 +313,10 @@ absl::StatusOr<uint64_t> WorldHost::Query(absl::FunctionRef<void(const World&)> 
   // run back to back between ticks and delay the next one by their sum.
   // Held for the query alone, and not taken while a tick waits for it
   // (tick_waiting_): a tick is delayed by at most the one query already
-  // running, however many clients query at once. The unlock at the end of
-  // Tick re-evaluates the condition (tick_waiting_ is false by then) and
-  // admits the waiting queries.
-  absl::MutexLock lock(&mu_, absl::Condition(&NoTickWaiting, &tick_waiting_));
+  // running, however many clients query at once. The end of Tick wakes
+  // the waiting queries (tick_waiting_ is false by then).
+  PiMutexLock lock(&mu_);
+  while (tick_waiting_.load()) tick_done_.Wait(&mu_);
   if (stopped_) return absl::UnavailableError("the world is shutting down");
   query(sim_->world());
   return sim_->tick();
@@ -351,8 +349,10 @@ void WorldHost::Tick(absl::Duration lateness) {
   // Announced before locking, so that queries arriving from now on wait
   // behind this tick instead of taking mu_ first (Query).
   tick_waiting_.store(true);
-  absl::MutexLock lock(&mu_);
+  PiMutexLock lock(&mu_);
   tick_waiting_.store(false);
+  // As the tick ends, under mu_: the queries that waited for it go next.
+  absl::Cleanup wake_queries = [this] { tick_done_.SignalAll(); };
   if (stopped_ || step_failed_) return;
   if (lateness > period()) ++late_ticks_;
   max_lateness_ = std::max(max_lateness_, lateness);
@@ -582,7 +582,7 @@ absl::Status WorldHost::AddSessionLocked(Session session, std::optional<uint64_t
 }
 
 absl::Status WorldHost::Join(const v1::Join& join, std::shared_ptr<Outbox> outbox) {
-  absl::MutexLock lock(&mu_);
+  PiMutexLock lock(&mu_);
   if (join.spectate()) {
     Session s;
     s.outbox = std::move(outbox);
@@ -611,7 +611,7 @@ absl::Status WorldHost::Join(const v1::Join& join, std::shared_ptr<Outbox> outbo
 }
 
 absl::Status WorldHost::Watch(const v1::WatchRequest& request, std::shared_ptr<Outbox> outbox) {
-  absl::MutexLock lock(&mu_);
+  PiMutexLock lock(&mu_);
   Session s;
   s.outbox = std::move(outbox);
   s.snapshot_every = request.snapshot_every_ticks() != 0 ? request.snapshot_every_ticks()
@@ -622,7 +622,7 @@ absl::Status WorldHost::Watch(const v1::WatchRequest& request, std::shared_ptr<O
 }
 
 void WorldHost::Leave(const Outbox* outbox) {
-  absl::MutexLock lock(&mu_);
+  PiMutexLock lock(&mu_);
   std::erase_if(sessions_, [&](const Session& s) { return s.outbox.get() == outbox; });
   PublishSessionsLocked();
   PublishInfoLocked();
@@ -630,7 +630,7 @@ void WorldHost::Leave(const Outbox* outbox) {
 
 absl::Status WorldHost::SubmitInput(const Outbox* session, const v1::Input& input,
                                     std::string* field) {
-  absl::MutexLock lock(&mu_);
+  PiMutexLock lock(&mu_);
   auto it = std::find_if(sessions_.begin(), sessions_.end(),
                          [&](const Session& s) { return s.outbox.get() == session; });
   if (it == sessions_.end() || it->slot == 0) {
@@ -685,7 +685,7 @@ absl::Status WorldHost::SubmitInput(const Outbox* session, const v1::Input& inpu
 }
 
 void WorldHost::Ack(const Outbox* session, uint64_t snapshot_tick) {
-  absl::MutexLock lock(&mu_);
+  PiMutexLock lock(&mu_);
   for (Session& s : sessions_) {
     if (s.outbox.get() != session) continue;
     s.acked = std::max(s.acked, snapshot_tick);
@@ -697,7 +697,7 @@ void WorldHost::Ack(const Outbox* session, uint64_t snapshot_tick) {
 }
 
 void WorldHost::AddSkippedTicks(uint64_t ticks) {
-  absl::MutexLock lock(&mu_);
+  PiMutexLock lock(&mu_);
   skipped_ticks_ += ticks;
   if (rate_metrics_ != nullptr) {
     rate_metrics_->skipped_ticks.fetch_add(ticks, std::memory_order_relaxed);
@@ -775,7 +775,7 @@ void WorldHost::PublishInfoLocked() {
 absl::StatusOr<v1::Recording> WorldHost::GetRecording(bool header_only) const {
   RecordingWriter::Contents contents;
   {
-    absl::MutexLock lock(&mu_);
+    PiMutexLock lock(&mu_);
     if (header_only) {
       v1::Recording recording;
       *recording.mutable_header() = public_header_;
@@ -795,7 +795,7 @@ absl::StatusOr<v1::WorldExport> WorldHost::Export(const std::string& redirect_to
   v1::WorldExport out;
   std::vector<Session> sessions;
   {
-    absl::MutexLock lock(&mu_);
+    PiMutexLock lock(&mu_);
     if (stopped_) return absl::UnavailableError("world_id: the world is shutting down");
     if (step_failed_) {
       return absl::FailedPreconditionError(absl::StrCat(
@@ -846,7 +846,7 @@ absl::StatusOr<v1::WorldExport> WorldHost::Export(const std::string& redirect_to
 void WorldHost::Stop(const grpc::Status& status, bool drain, bool remove_recording) {
   std::vector<Session> sessions;
   {
-    absl::MutexLock lock(&mu_);
+    PiMutexLock lock(&mu_);
     if (!stopped_) {
       stopped_ = true;
       stopped_flag_.store(true, std::memory_order_release);

@@ -25,7 +25,6 @@
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "atoll/server/simulation.h"
 #include "atoll/v1/session.pb.h"
@@ -271,15 +270,21 @@ class WorldHost {
   std::atomic<uint32_t> players_gauge_{0};
   std::atomic<uint32_t> spectators_gauge_{0};
 
-  mutable absl::Mutex mu_;
+  // Taken by each tick and by the I/O side (inputs, acks, joins, queries,
+  // control calls): with priority inheritance (pi_mutex.h), so a tick that
+  // waits for it waits for the holder's critical section only, not for the
+  // holder's turn on a core shared with every other thread.
+  mutable PiMutex mu_;
   // Held only to swap or copy the pointer (lock order: mu_, then info_mu_);
   // taken by every tick and by control calls, so with priority inheritance
-  // (pi_mutex.h).
+  // too.
   mutable PiMutex info_mu_ ABSL_ACQUIRED_AFTER(mu_);
   std::shared_ptr<const v1::WorldInfo> info_ ABSL_GUARDED_BY(info_mu_);
   // True from just before Tick asks for mu_ until it holds it: Query waits
-  // while it is set, so queries cannot queue up in front of a tick.
+  // on tick_done_ while it is set, so queries cannot queue up in front of
+  // a tick. Tick signals tick_done_ as it ends.
   std::atomic<bool> tick_waiting_{false};
+  mutable PiCondVar tick_done_;
   std::unique_ptr<Simulation> sim_ ABSL_GUARDED_BY(mu_);
   std::unique_ptr<RecordingWriter> recording_ ABSL_GUARDED_BY(mu_);
   std::vector<std::string> tokens_ ABSL_GUARDED_BY(mu_);  // index slot-1
