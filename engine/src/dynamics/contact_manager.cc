@@ -319,6 +319,15 @@ bool MovingAtLastMatch(const WorldState& w, const ProxyPair& pair) {
   return false;
 }
 
+// Whether no body is awake and moving: every body asleep or static.
+bool NothingAwake(WorldState* w) {
+  RefreshMovingBodies(w);
+  for (const int32_t i : w->moving_bodies) {
+    if (w->bodies[i].awake) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 // Scans the shorter joint list.
@@ -351,6 +360,30 @@ void DestroyContact(WorldState* w, int32_t index, EndEventTarget target,
 }
 
 void UpdateContacts(WorldState* w) {
+  // A world with nothing awake has no pair, no contact the narrow phase
+  // would update (each needs an awake body) and none the batch removal
+  // would take (both bodies are in the broad phase's static part): every
+  // contact persists as it is and none begins or ends. What the passes
+  // below would leave is set directly, without them reading every
+  // contact's record and bodies: on a server's tick thread those come from
+  // memory, each tick of each settled world.
+  if (w->pairs.empty() && NothingAwake(w)) {
+    w->pair_contacts.clear();
+    w->last_pair_keys.clear();
+    w->last_pair_contacts.clear();
+    w->last_pair_generations.clear();
+    for (int32_t b : w->refiled_bodies) w->refiled_since_match[b] = 0;
+    w->refiled_bodies.clear();
+    w->matched = true;
+    const int32_t count = w->contact_ids.Capacity();
+    w->begin_touching.Resize(count);
+    w->end_touching.Resize(count);
+    w->begin_touching.ClearAll();
+    w->end_touching.ClearAll();
+    w->recycled_contacts = 0;
+    w->island_link_ms = 0.0f;
+    return;
+  }
   // Match this step's pairs to contacts (seed 000 §4.2.2): find the contact
   // each pair names, create contacts for new pairs, then destroy the
   // contacts no pair named in one batch pass. Contacts whose bodies are

@@ -271,6 +271,16 @@ bool CollectSolverContacts(const WorldState& w, const int32_t* slot_of_body,
                            std::vector<int32_t>* touching, std::vector<int32_t>* slots,
                            std::vector<int32_t>* deep, std::vector<uint8_t>* pushed,
                            std::vector<int32_t>* hits, std::vector<CollectedContacts>* blocks) {
+  if (params.empty()) {
+    // No body in the solver (everything asleep), so no contact has a body
+    // that moves: nothing to collect, and no contact record to read.
+    deep->clear();
+    pushed->clear();
+    touching->clear();
+    slots->clear();
+    hits->clear();
+    return false;
+  }
   deep->assign(params.size(), 0);
   pushed->assign(params.size(), 0);
   // Blocks of the pool's words in parallel, each listing its contacts in

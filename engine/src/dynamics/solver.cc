@@ -72,15 +72,7 @@ void GatherBodies(WorldState* w, float h, SolverScratch* s) {
   // only the moving ones are walked; and only last step's slots are
   // cleared (with a restored world, the scratch's last step was the old
   // world's, whose slots are cleared all the same).
-  if (w->moving_bodies_stale) {
-    w->moving_bodies.clear();
-    for (int32_t i = 0; i < w->body_ids.Capacity(); ++i) {
-      if (w->body_ids.IsAlive(i) && w->bodies[i].type != BodyType::kStatic) {
-        w->moving_bodies.push_back(i);
-      }
-    }
-    w->moving_bodies_stale = false;
-  }
+  RefreshMovingBodies(w);
   const size_t capacity = static_cast<size_t>(w->body_ids.Capacity());
   for (const int32_t i : s->awake_bodies) {
     if (static_cast<size_t>(i) < s->slot_of_body.size()) s->slot_of_body[i] = kNullIndex;

@@ -818,6 +818,17 @@ WorldCounters World::GetCounters() const {
 
 namespace atl {
 
+void RefreshMovingBodies(WorldState* w) {
+  if (!w->moving_bodies_stale) return;
+  w->moving_bodies.clear();
+  for (int32_t i = 0; i < w->body_ids.Capacity(); ++i) {
+    if (w->body_ids.IsAlive(i) && w->bodies[i].type != BodyType::kStatic) {
+      w->moving_bodies.push_back(i);
+    }
+  }
+  w->moving_bodies_stale = false;
+}
+
 void RefileBodyProxies(WorldState* w, int32_t body) {
   const Body& b = w->bodies[body];
   // WorldState::refiled_since_match.

@@ -147,6 +147,9 @@ float ComputeBodyCoreExtent(const WorldState& w, const Body& b);
 /// Re-files the proxies of `body` after its awake flag changed.
 void RefileBodyProxies(WorldState* w, int32_t body);
 
+/// Rebuilds WorldState::moving_bodies if it is stale.
+void RefreshMovingBodies(WorldState* w);
+
 /// Makes ids for records of this world.
 inline BodyId MakeBodyId(const WorldState& w, int32_t index) {
   return {static_cast<uint32_t>(index), w.def.world_id, w.body_ids.Generation(index)};

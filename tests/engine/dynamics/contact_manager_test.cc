@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include "atoll/constants.h"
+#include "atoll/scene.h"
+#include "atoll/snapshot.h"
 #include "engine/world/world_test_util.h"
 
 namespace atl {
@@ -128,6 +130,45 @@ TEST(ContactCreationTest, AReusedShapeIndexIsNotRefusedForItsFormerJoint) {
   ASSERT_EQ(new_shape.index, old_shape.index);
   ASSERT_TRUE(world->Step(kDt).ok());
   EXPECT_EQ(world->GetCounters().touching_contacts, 1);
+}
+
+// With every body asleep, UpdateContacts and the solver's collection skip
+// their passes over the contacts. What must hold: the contacts persist as
+// they are, no touch begins or ends, and once a body is woken the world
+// goes on exactly as one restored from its snapshot does (a restored
+// world's first match searches every pair instead of trusting the last).
+TEST(ContactSleepTest, AnAsleepWorldKeepsItsContactsAndWakesAsARestoredOneDoes) {
+  auto world = BuildWorld(MakeScene("falling_squares", {.size = 60}).value()).value();
+  for (int i = 0; i < 1200 && world->GetCounters().awake_bodies > 0; ++i) {
+    ASSERT_TRUE(world->Step(kDt).ok());
+  }
+  const WorldCounters asleep = world->GetCounters();
+  ASSERT_EQ(asleep.awake_bodies, 0);
+  ASSERT_GT(asleep.touching_contacts, 50);
+  const std::string snapshot = SaveSnapshot(*world);
+  auto restored = LoadSnapshot(snapshot).value();
+  for (int i = 0; i < 30; ++i) {
+    ASSERT_TRUE(world->Step(kDt).ok());
+    ASSERT_TRUE(restored->Step(kDt).ok());
+    EXPECT_TRUE(world->events().contact_begin.empty());
+    EXPECT_TRUE(world->events().contact_end.empty());
+  }
+  EXPECT_EQ(world->GetCounters().contacts, asleep.contacts);
+  EXPECT_EQ(world->GetCounters().touching_contacts, asleep.touching_contacts);
+  EXPECT_EQ(HashWorld(*restored), HashWorld(*world));
+
+  // Wake one box of the heap with a push and let the heap react.
+  const BodyId box = world->GetBodyIds().back();
+  for (World* w : {world.get(), restored.get()}) {
+    const Vec2 center = w->GetBody(box).value().world_center;
+    ASSERT_TRUE(w->ApplyLinearImpulse(box, {5.0f, 5.0f}, center, true).ok());
+  }
+  for (int i = 0; i < 120; ++i) {
+    ASSERT_TRUE(world->Step(kDt).ok());
+    ASSERT_TRUE(restored->Step(kDt).ok());
+  }
+  EXPECT_EQ(HashWorld(*restored), HashWorld(*world));
+  EXPECT_NE(SaveSnapshot(*world), snapshot);
 }
 
 }  // namespace
