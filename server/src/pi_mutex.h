@@ -1,6 +1,6 @@
 // atoll-server — a mutex with priority inheritance, for the locks a tick
-// thread shares with the I/O side (a session's outbox, the send thread's
-// queue).
+// thread shares with the I/O side (a world's lock, a session's outbox, the
+// send thread's queue).
 //
 // Under --tick_priority the tick threads run under SCHED_FIFO and every
 // other thread at normal priority. A gRPC thread that holds an outbox's

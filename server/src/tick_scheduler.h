@@ -6,9 +6,9 @@
 // sequential. The scheduler's lock is never held while a world's lock is
 // asked for: an I/O thread that holds one world's lock (a query, a Stop
 // syncing its recording) then stalls the tick of that world alone, not
-// every tick thread behind it. When a world falls more than a few periods behind (an
-// overloaded machine), it is rescheduled from now instead of bursting to
-// catch up; WorldInfo.late_ticks counts such ticks.
+// every tick thread behind it. When a world falls more than a few periods
+// behind (an overloaded machine), it is rescheduled from now instead of
+// bursting to catch up; WorldInfo.late_ticks counts such ticks.
 //
 // A new world's ticks are spread out in time from those of the worlds
 // already running at its rate (SpreadPhase): worlds created together would
