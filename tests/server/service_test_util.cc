@@ -4,7 +4,11 @@
 
 #include <stdlib.h>
 
+#include <filesystem>
 #include <memory>
+#include <string>
+#include <system_error>
+#include <vector>
 
 #include "atoll/client/connection.h"
 #include "atoll/server/simulation.h"
@@ -106,9 +110,22 @@ v1::Command Impulse(const v1::BodyRef& body, float x, float y) {
 }
 
 std::string MakeTempDir() {
+  // Removed when the test binary exits (its servers are stopped by then),
+  // so a run of the suite leaves nothing in /tmp.
+  struct Made {
+    std::vector<std::string> dirs;
+    ~Made() {
+      for (const std::string& d : dirs) {
+        std::error_code ignored;
+        std::filesystem::remove_all(d, ignored);
+      }
+    }
+  };
+  static Made made;
   std::string pattern = ::testing::TempDir() + "atoll_service_XXXXXX";
   char* dir = mkdtemp(pattern.data());
   EXPECT_NE(dir, nullptr);
+  if (dir != nullptr) made.dirs.push_back(pattern);
   return pattern;
 }
 
