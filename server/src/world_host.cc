@@ -802,8 +802,7 @@ absl::StatusOr<v1::WorldExport> WorldHost::Export(const std::string& redirect_to
           "world_id: world ", id_, " diverged at tick ", sim_->tick() + 1,
           " and cannot be continued elsewhere"));
     }
-    stopped_ = true;
-    stopped_flag_.store(true, std::memory_order_release);
+    stopped_.store(true, std::memory_order_release);
     v1::RecordingHeader* header = out.mutable_header();
     *header = public_header_;
     for (size_t i = 0; i < tokens_.size(); ++i) {
@@ -848,8 +847,7 @@ void WorldHost::Stop(const grpc::Status& status, bool drain, bool remove_recordi
   {
     PiMutexLock lock(&mu_);
     if (!stopped_) {
-      stopped_ = true;
-      stopped_flag_.store(true, std::memory_order_release);
+      stopped_.store(true, std::memory_order_release);
       if (remove_recording) {
         if (absl::Status s = recording_->Remove(); !s.ok()) {
           std::fprintf(stderr, "atoll-server: %s\n", std::string(s.message()).c_str());

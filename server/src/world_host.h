@@ -183,7 +183,7 @@ class WorldHost {
   /// Without a lock: the tick scheduler asks while it holds its own lock,
   /// and must not wait there for an I/O thread that holds this world's
   /// (Stop holds it while it syncs or deletes the recording).
-  bool stopped() const { return stopped_flag_.load(std::memory_order_acquire); }
+  bool stopped() const { return stopped_.load(std::memory_order_acquire); }
 
  private:
   // The bytes of a snapshot some session was sent, shared by every session
@@ -303,8 +303,9 @@ class WorldHost {
   std::deque<v1::Frame> frames_ ABSL_GUARDED_BY(mu_);
   // The snapshots sent last, oldest first: the candidates for delta bases.
   std::deque<std::shared_ptr<const SentSnapshot>> sent_ ABSL_GUARDED_BY(mu_);
-  bool stopped_ ABSL_GUARDED_BY(mu_) = false;
-  std::atomic<bool> stopped_flag_{false};  // stopped_, for stopped()
+  // Set under mu_ (Stop, Export); atomic so that stopped() reads it
+  // without the lock.
+  std::atomic<bool> stopped_{false};
   bool recording_failed_ ABSL_GUARDED_BY(mu_) = false;
   uint64_t late_ticks_ ABSL_GUARDED_BY(mu_) = 0;
   // Set when the engine refused a step (the world diverged): the world
