@@ -2,8 +2,8 @@
 // 2.4.1 over a size sweep per scene.
 //
 //   atoll-bench scenes [--scene=a,b] [--size=N | --small] [--steps=N] [--reps=N]
-//                      [--engines=atoll,box2d] [--plot=DIR]
-//                      [--markdown=FILE] [--from-csv=FILE]
+//                      [--engines=atoll,box2d] [--broad_phase=NAME] [--push_speed=V]
+//                      [--plot=DIR] [--markdown=FILE] [--from-csv=FILE]
 //
 // One CSV row per scene, size and engine:
 //
@@ -31,7 +31,10 @@
 //   slid from its start by more than a pyramid that still stands allows.
 //   A fast but wrong result is flagged, never hidden.
 // --reps=N runs each measurement N times (interleaving the engines) and
-// keeps the run with the median total. --plot=DIR writes DIR/<scene>.png
+// keeps the run with the median total. --push_speed=V sets Atoll's push
+// limit (WorldDef::contact_push_max_velocity, m/s) in every scene: how
+// fast bodies created inside each other may be moved apart (n2 and mild_n2
+// separate in fewer steps above the default 3). --plot=DIR writes DIR/<scene>.png
 // (total time against fixtures, both engines; gnuplot). --markdown=FILE
 // writes the per-scene tables with speedups and the suite summary.
 // --from-csv=FILE re-plots / re-tabulates a saved CSV without running.
@@ -54,6 +57,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "atoll/broad_phase_type.h"
 #include "atoll/scene.h"
 #include "box2d_scene.h"
@@ -638,6 +642,15 @@ int RunSceneSuite(const Args& args) {
       }
       broad_phase = *parsed;
     }
+    std::optional<float> push_speed;
+    if (const std::string text = args.Get("push_speed", ""); !text.empty()) {
+      float speed = 0.0f;
+      if (!absl::SimpleAtof(text, &speed) || !(speed > 0.0f) || !std::isfinite(speed)) {
+        std::fprintf(stderr, "atoll-bench scenes: --push_speed takes a speed > 0 in m/s\n");
+        return 2;
+      }
+      push_speed = speed;
+    }
     std::printf("%s\n", kHeader);
     std::fflush(stdout);
     for (const std::string& name : names) {
@@ -657,6 +670,7 @@ int RunSceneSuite(const Args& args) {
         }
         desc->world.enable_continuous = false;
         if (broad_phase.has_value()) desc->world.broad_phase = *broad_phase;
+        if (push_speed.has_value()) desc->world.contact_push_max_velocity = *push_speed;
         const int64_t count = *steps > 0 ? *steps : desc->steps;
         std::vector<std::vector<Measurement>> runs(engines.size());
         for (int64_t rep = 0; rep < *reps; ++rep) {

@@ -125,6 +125,8 @@ constexpr Flag kScenesFlags[] = {
     {"engines", "atoll,box2d", "comma-separated engines"},
     {"broad_phase", "", "Atoll's broad-phase strategy (batch_bvh, kd_sap, dynamic_tree, "
                         "brute_force; empty: the scene's)"},
+    {"push_speed", "", "Atoll's push limit in m/s (WorldDef::contact_push_max_velocity; "
+                       "empty: the scene's, 3 by default)"},
     {"plot", "", "write DIR/<scene>.png per scene (gnuplot)"},
     {"markdown", "", "write the per-scene tables and the summary to this file"},
     {"from-csv", "", "re-plot / re-tabulate this saved CSV instead of running"},
