@@ -24,8 +24,9 @@
 //
 // Lateness and missed ticks come from the server's scheduler
 // (WorldInfo.lateness_histogram_us50, late_ticks, skipped_ticks) over the
-// --seconds window; bytes are gRPC message bytes received (protobuf plus
-// the 5-byte gRPC prefix, before HTTP/2 framing). The settled figure is
+// --seconds window; stderr also gets them second by second, so that a run
+// that misses ticks shows when. Bytes are gRPC message bytes received
+// (protobuf plus the 5-byte gRPC prefix, before HTTP/2 framing). The settled figure is
 // measured over 2 s once every world reports no awake body (waiting at most
 // --settle_seconds; nan when they do not settle).
 //
@@ -404,6 +405,49 @@ double Percentile(const std::vector<uint64_t>& histogram, double q) {
   return static_cast<double>(histogram.size() * 50) / 1000.0;
 }
 
+// What the scheduler did between two readings: the histogram's counts of
+// `to` less those of `from`.
+std::vector<uint64_t> HistogramBetween(const SchedulerTotals& from, const SchedulerTotals& to) {
+  std::vector<uint64_t> window = to.histogram;
+  for (size_t i = 0; i < window.size() && i < from.histogram.size(); ++i) {
+    window[i] -= from.histogram[i];
+  }
+  return window;
+}
+
+// Sleeps out the measured window, printing each second's ticks to stderr:
+// how many started, their p99 and worst lateness, the missed ones (late or
+// skipped) and those that sent less, so that a run that misses ticks shows
+// when. `start` is the window's first reading.
+void WatchWindow(v1::WorldService::Stub* worlds, const std::vector<std::string>& ids,
+                 const SchedulerTotals& start, absl::Time t0, int seconds) {
+  SchedulerTotals last = start;
+  for (int second = 1; second <= seconds; ++second) {
+    absl::SleepFor(t0 + absl::Seconds(second) - absl::Now());
+    absl::StatusOr<SchedulerTotals> now = ReadTotals(worlds, ids);
+    if (!now.ok()) {
+      std::fprintf(stderr, "loadtest: second %d: not read: %s\n", second,
+                   std::string(now.status().message()).c_str());
+      continue;
+    }
+    const std::vector<uint64_t> window = HistogramBetween(last, *now);
+    uint64_t ticks = 0;
+    size_t worst = 0;
+    for (size_t i = 0; i < window.size(); ++i) {
+      ticks += window[i];
+      if (window[i] != 0) worst = i;
+    }
+    std::fprintf(stderr,
+                 "loadtest: second %d: %" PRIu64 " ticks, lateness p99 %.2f ms, worst < %.2f "
+                 "ms, %" PRIu64 " missed, %" PRIu64 " sent less\n",
+                 second, ticks, Percentile(window, 0.99),
+                 static_cast<double>((worst + 1) * 50) / 1000.0,
+                 (now->late - last.late) + (now->skipped - last.skipped),
+                 now->reduced - last.reduced);
+    last = *std::move(now);
+  }
+}
+
 uint64_t Sum(const std::vector<std::unique_ptr<LoadClient>>& clients,
              uint64_t (LoadClient::*field)() const) {
   uint64_t sum = 0;
@@ -631,7 +675,7 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
   const absl::StatusOr<double> steal0 = ReadStealSeconds();
   (*probe)->Begin();
   const absl::Time t0 = absl::Now();
-  absl::SleepFor(absl::Seconds(seconds));
+  WatchWindow(world_stub.get(), ids, *before, t0, seconds);
   const uint64_t bytes1 = Sum(clients, &LoadClient::bytes);
   const uint64_t viewer_frames1 = viewers != nullptr ? viewers->frames() : 0;
   const absl::Time t1 = absl::Now();
@@ -648,10 +692,7 @@ int RunLoadTestCommand(const std::string& server, const client::ChannelOptions& 
     exit_code = Fail(std::string(after.status().message()));
     return cleanup();
   }
-  std::vector<uint64_t> window = after->histogram;
-  for (size_t i = 0; i < window.size() && i < before->histogram.size(); ++i) {
-    window[i] -= before->histogram[i];
-  }
+  const std::vector<uint64_t> window = HistogramBetween(*before, *after);
   const uint64_t missed = (after->late - before->late) + (after->skipped - before->skipped);
   std::fprintf(stderr, "loadtest: tick start lateness p90 %.2f, p95 %.2f, p99 %.2f, p99.9 %.2f ms\n",
                Percentile(window, 0.9), Percentile(window, 0.95), Percentile(window, 0.99),

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -148,6 +149,12 @@ TEST(CliTest, LoadTestRunsItsOwnServerAndMeasuresTheSettledStream) {
   EXPECT_NE(output.find("loadtest: calibration: one world steps its first 120 ticks in "),
             std::string::npos)
       << output;
+  // The window second by second: the one second of it, with the ticks its
+  // two worlds started (about 120 at 60 Hz).
+  const size_t second = output.find("loadtest: second 1: ");
+  ASSERT_NE(second, std::string::npos) << output;
+  EXPECT_GT(std::stoll(output.substr(second + std::strlen("loadtest: second 1: "))), 0) << output;
+  EXPECT_EQ(output.find("loadtest: second 2: "), std::string::npos) << output;
 }
 
 // `atoll probe`'s CSV rows (call,calls,failed,p50_ms,p99_ms,max_ms), by
