@@ -328,6 +328,24 @@ bool NothingAwake(WorldState* w) {
   return true;
 }
 
+// The pairs are matched: the bodies refiled since the last match are
+// forgotten.
+void FinishMatch(WorldState* w) {
+  for (int32_t b : w->refiled_bodies) w->refiled_since_match[b] = 0;
+  w->refiled_bodies.clear();
+  w->matched = true;
+}
+
+// No contact has begun or ended touching, or been recycled, yet this step.
+void ClearTouchChanges(WorldState* w) {
+  const int32_t count = w->contact_ids.Capacity();
+  w->begin_touching.Resize(count);
+  w->end_touching.Resize(count);
+  w->begin_touching.ClearAll();
+  w->end_touching.ClearAll();
+  w->recycled_contacts = 0;
+}
+
 }  // namespace
 
 // Scans the shorter joint list.
@@ -372,15 +390,8 @@ void UpdateContacts(WorldState* w) {
     w->last_pair_keys.clear();
     w->last_pair_contacts.clear();
     w->last_pair_generations.clear();
-    for (int32_t b : w->refiled_bodies) w->refiled_since_match[b] = 0;
-    w->refiled_bodies.clear();
-    w->matched = true;
-    const int32_t count = w->contact_ids.Capacity();
-    w->begin_touching.Resize(count);
-    w->end_touching.Resize(count);
-    w->begin_touching.ClearAll();
-    w->end_touching.ClearAll();
-    w->recycled_contacts = 0;
+    FinishMatch(w);
+    ClearTouchChanges(w);
     w->island_link_ms = 0.0f;
     return;
   }
@@ -510,9 +521,7 @@ void UpdateContacts(WorldState* w) {
     affected_bodies.push_back(c.body_b);
     FreeContactRecord(w, i);
   }
-  for (int32_t b : w->refiled_bodies) w->refiled_since_match[b] = 0;
-  w->refiled_bodies.clear();
-  w->matched = true;
+  FinishMatch(w);
   if (!affected_bodies.empty()) {
     std::sort(affected_bodies.begin(), affected_bodies.end());
     affected_bodies.erase(std::unique(affected_bodies.begin(), affected_bodies.end()),
@@ -579,11 +588,7 @@ void UpdateContacts(WorldState* w) {
     }
   });
   // Collected into bit sets in index order (seed 002), whatever thread ran.
-  w->begin_touching.Resize(count);
-  w->end_touching.Resize(count);
-  w->begin_touching.ClearAll();
-  w->end_touching.ClearAll();
-  w->recycled_contacts = 0;
+  ClearTouchChanges(w);
   for (const int32_t i : w->live_contacts) {
     const uint8_t change = w->touch_change[i];
     if (change == 1) w->begin_touching.Set(i);
