@@ -34,9 +34,10 @@
 // keeps the run with the median total. --push_speed=V sets Atoll's push
 // limit (WorldDef::contact_push_max_velocity, m/s) in every scene: how
 // fast bodies created inside each other may be moved apart (n2 and mild_n2
-// separate in fewer steps above the default 3). --plot=DIR writes DIR/<scene>.png
-// (total time against fixtures, both engines; gnuplot). --markdown=FILE
-// writes the per-scene tables with speedups and the suite summary.
+// separate in fewer steps above the default 3). --plot=DIR writes
+// DIR/<scene>.png (total time against fixtures, both engines; gnuplot).
+// --markdown=FILE writes the per-scene tables with speedups and the suite
+// summary.
 // --from-csv=FILE re-plots / re-tabulates a saved CSV without running.
 
 #include "scene_suite.h"

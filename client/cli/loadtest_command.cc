@@ -26,9 +26,9 @@
 // (WorldInfo.lateness_histogram_us50, late_ticks, skipped_ticks) over the
 // --seconds window; stderr also gets them second by second, so that a run
 // that misses ticks shows when. Bytes are gRPC message bytes received
-// (protobuf plus the 5-byte gRPC prefix, before HTTP/2 framing). The settled figure is
-// measured over 2 s once every world reports no awake body (waiting at most
-// --settle_seconds; nan when they do not settle).
+// (protobuf plus the 5-byte gRPC prefix, before HTTP/2 framing). The
+// settled figure is measured over 2 s once every world reports no awake
+// body (waiting at most --settle_seconds; nan when they do not settle).
 //
 // Over the same window a probe thread, at the priority the process started
 // with, calls ListWorlds, GetWorld and CreateWorld (then DestroyWorld) every
